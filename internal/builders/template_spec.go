@@ -1,0 +1,102 @@
+package builders
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Defaults applied when a spec leaves cpu_count or memory_mb unset (zero). They are E2B's own SDK
+// defaults (Template.build: cpuCount 2, memoryMB 1024), the only backend here that sizes templates.
+const (
+	DefaultSandboxCPUCount = 2
+	DefaultSandboxMemoryMB = 1024
+
+	MinCPUCount = 1
+	MinMemoryMB = 128 // E2B's MemoryMB schema minimum
+)
+
+// TemplateSpec is everything a backend needs to build (or find) one template.
+type TemplateSpec struct {
+	TemplateID   string
+	Image        string
+	RegistryAuth *RegistryAuth
+	Packages     []string
+	StartCmd     string
+	ReadyCmd     string
+	CPUCount     int // 0 means DefaultSandboxCPUCount
+	MemoryMB     int // 0 means DefaultSandboxMemoryMB
+
+	// Deprecated: BaseTemplate builds on an existing template; use Image.
+	BaseTemplate string
+	// Deprecated: Dockerfile builds from Dockerfile content; use Image and Packages.
+	Dockerfile string
+
+	ForceRebuild bool
+}
+
+// WithDefaults returns the spec with unset sizing filled in.
+func (s TemplateSpec) WithDefaults() TemplateSpec {
+	if s.CPUCount == 0 {
+		s.CPUCount = DefaultSandboxCPUCount
+	}
+	if s.MemoryMB == 0 {
+		s.MemoryMB = DefaultSandboxMemoryMB
+	}
+	return s
+}
+
+// Validate checks the spec for the given backend and returns every problem at once.
+func (s TemplateSpec) Validate(p SandboxProvider) error {
+	var errs []error
+	if err := ValidateTemplateID(p, s.TemplateID); err != nil {
+		errs = append(errs, err)
+	}
+	errs = append(errs, s.validateSource(p)...)
+	if s.Image != "" {
+		if err := ValidateImageReference(s.Image); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if s.RegistryAuth != nil {
+		if s.Image == "" {
+			errs = append(errs, errors.New("registry_auth: only applies to image; set image or remove registry_auth"))
+		} else if err := s.RegistryAuth.Validate(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	for i, pkg := range s.Packages {
+		if strings.TrimSpace(pkg) == "" || strings.ContainsAny(pkg, "\n\r") {
+			errs = append(errs, fmt.Errorf("packages[%d]: must be a non-empty single-line package specifier", i))
+		}
+	}
+	if s.CPUCount != 0 && s.CPUCount < MinCPUCount {
+		errs = append(errs, fmt.Errorf("cpu_count: must be at least %d, got %d", MinCPUCount, s.CPUCount))
+	}
+	if s.MemoryMB != 0 && s.MemoryMB < MinMemoryMB {
+		errs = append(errs, fmt.Errorf("memory_mb: must be at least %d, got %d", MinMemoryMB, s.MemoryMB))
+	}
+	return errors.Join(errs...)
+}
+
+// validateSource enforces one image source: image, or one of the deprecated base_template / dockerfile.
+func (s TemplateSpec) validateSource(p SandboxProvider) []error {
+	if p == ProviderBedrock {
+		return nil // Bedrock has no templates to build: no source is needed
+	}
+	var sources []string
+	for name, value := range map[string]string{"image": s.Image, "base_template": s.BaseTemplate, "dockerfile": s.Dockerfile} {
+		if strings.TrimSpace(value) != "" {
+			sources = append(sources, name)
+		}
+	}
+	switch {
+	case len(sources) == 0:
+		return []error{errors.New("image: is required (or the deprecated base_template / dockerfile)")}
+	case len(sources) > 1:
+		return []error{fmt.Errorf("image: set exactly one of image, base_template or dockerfile, got %d", len(sources))}
+	case p == ProviderOpenSandbox && s.Image == "":
+		return []error{errors.New("image: OpenSandbox snapshots a sandbox started from an image; base_template and dockerfile are not supported there")}
+	}
+	return nil
+}
