@@ -13,11 +13,11 @@ import (
 //
 // Every error and every panic comes back as a FAILED result with a stage; Ensure never panics.
 func Ensure(ctx context.Context, b Builder, spec TemplateSpec) TemplateBuildResult {
-	spec = spec.WithDefaults()
-	provider := b.Provider()
-	if err := spec.Validate(provider); err != nil {
-		return failed(AtStage(StageValidation, err), StageValidation)
+	spec, err := validated(b, spec)
+	if err != nil {
+		return failed(err, StageValidation)
 	}
+	provider := b.Provider()
 	skipped := TemplateBuildResult{Status: StatusSkipped, TemplateRef: &TemplateRef{Provider: provider, Value: spec.TemplateID}}
 
 	if !spec.ForceRebuild {
@@ -42,6 +42,12 @@ func Ensure(ctx context.Context, b Builder, spec TemplateSpec) TemplateBuildResu
 		}
 	}
 	return failed(err, StageTemplateBuild)
+}
+
+// validated fills in defaults and checks spec against the backend before any request is made.
+func validated(b Builder, spec TemplateSpec) (TemplateSpec, error) {
+	spec = spec.WithDefaults()
+	return spec, AtStage(StageValidation, spec.Validate(b.Provider()))
 }
 
 func failed(err error, fallback Stage) TemplateBuildResult {
@@ -81,4 +87,19 @@ func AtStageIfBare(stage Stage, err error) error {
 func firstLine(s string) string {
 	first, _, _ := strings.Cut(s, "\n")
 	return first
+}
+
+// Rebuild builds spec unconditionally: no fast path and no concurrent-winner check, because the
+// caller (a Terraform update) knows the inputs changed and an existing template is stale.
+// Like Ensure, every error and panic comes back as FAILED.
+func Rebuild(ctx context.Context, b Builder, spec TemplateSpec) TemplateBuildResult {
+	spec, err := validated(b, spec)
+	if err != nil {
+		return failed(err, StageValidation)
+	}
+	result, err := build(ctx, b, spec)
+	if err != nil {
+		return failed(err, StageTemplateBuild)
+	}
+	return result
 }

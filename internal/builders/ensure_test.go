@@ -1,0 +1,233 @@
+package builders
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// fakeBuilder is an in-memory backend whose behaviour each test scripts.
+type fakeBuilder struct {
+	mu        sync.Mutex
+	usable    map[string]bool
+	builds    int
+	buildFn   func(ctx context.Context, f *fakeBuilder, spec TemplateSpec) (TemplateBuildResult, error)
+	usableErr error
+	lookups   int
+	noBuild   bool
+}
+
+func newFake(buildFn func(context.Context, *fakeBuilder, TemplateSpec) (TemplateBuildResult, error)) *fakeBuilder {
+	return &fakeBuilder{usable: map[string]bool{}, buildFn: buildFn}
+}
+
+func (f *fakeBuilder) Provider() SandboxProvider { return ProviderE2B }
+func (f *fakeBuilder) SupportsBuild() bool       { return !f.noBuild }
+
+func (f *fakeBuilder) Build(ctx context.Context, spec TemplateSpec) (TemplateBuildResult, error) {
+	f.mu.Lock()
+	f.builds++
+	f.mu.Unlock()
+	return f.buildFn(ctx, f, spec)
+}
+
+func (f *fakeBuilder) IsUsable(_ context.Context, id string) (bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.lookups++
+	return f.usable[id], f.usableErr
+}
+
+func (f *fakeBuilder) markUsable(id string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.usable[id] = true
+}
+
+func buildsOK(_ context.Context, f *fakeBuilder, spec TemplateSpec) (TemplateBuildResult, error) {
+	f.markUsable(spec.TemplateID)
+	return Succeeded(ProviderE2B, spec.TemplateID, []string{"built"}), nil
+}
+
+var pySpec = TemplateSpec{TemplateID: "py", Image: "python:3.12"}
+
+func TestEnsureBranches(t *testing.T) {
+	tests := []struct {
+		name       string
+		spec       TemplateSpec
+		preUsable  bool
+		usableErr  error
+		build      func(context.Context, *fakeBuilder, TemplateSpec) (TemplateBuildResult, error)
+		wantStatus TemplateBuildStatus
+		wantStage  Stage
+		wantBuilds int
+		wantDetail string
+	}{
+		{name: "usable: fast path skips", preUsable: true, spec: pySpec, build: buildsOK,
+			wantStatus: StatusSkipped, wantBuilds: 0, wantDetail: "already usable"},
+		{name: "not usable: builds", spec: pySpec, build: buildsOK, wantStatus: StatusSuccess, wantBuilds: 1},
+		{name: "forced: builds although usable", preUsable: true, spec: TemplateSpec{TemplateID: "py", Image: "python", ForceRebuild: true},
+			build: buildsOK, wantStatus: StatusSuccess, wantBuilds: 1},
+		{name: "build error: FAILED with its stage", spec: pySpec,
+			build: func(context.Context, *fakeBuilder, TemplateSpec) (TemplateBuildResult, error) {
+				return TemplateBuildResult{}, AtStage(StageImagePull, errors.New("pull access denied"), "step 1", "step 2")
+			}, wantStatus: StatusFailed, wantStage: StageImagePull, wantBuilds: 1, wantDetail: "pull access denied"},
+		{name: "bare build error: TEMPLATE_BUILD", spec: pySpec,
+			build: func(context.Context, *fakeBuilder, TemplateSpec) (TemplateBuildResult, error) {
+				return TemplateBuildResult{}, errors.New("boom")
+			}, wantStatus: StatusFailed, wantStage: StageTemplateBuild, wantBuilds: 1, wantDetail: "boom"},
+		{name: "failed result without error is FAILED", spec: pySpec,
+			build: func(context.Context, *fakeBuilder, TemplateSpec) (TemplateBuildResult, error) {
+				return TemplateBuildResult{Status: StatusFailed, Stage: StageSnapshot, Detail: "snapshot failed"}, nil
+			}, wantStatus: StatusFailed, wantStage: StageSnapshot, wantBuilds: 1, wantDetail: "snapshot failed"},
+		{name: "failed build but template resolves: a concurrent builder won", spec: pySpec,
+			build: func(_ context.Context, f *fakeBuilder, spec TemplateSpec) (TemplateBuildResult, error) {
+				f.markUsable(spec.TemplateID) // someone else finished first
+				return TemplateBuildResult{}, errors.New("alias already taken")
+			}, wantStatus: StatusSkipped, wantBuilds: 1, wantDetail: "concurrent builder won"},
+		{name: "forced failed build is not rescued", spec: TemplateSpec{TemplateID: "py", Image: "python", ForceRebuild: true},
+			build: func(_ context.Context, f *fakeBuilder, spec TemplateSpec) (TemplateBuildResult, error) {
+				f.markUsable(spec.TemplateID)
+				return TemplateBuildResult{}, errors.New("forced build failed")
+			}, wantStatus: StatusFailed, wantStage: StageTemplateBuild, wantBuilds: 1},
+		{name: "build panics: FAILED at INTERNAL", spec: pySpec,
+			build: func(context.Context, *fakeBuilder, TemplateSpec) (TemplateBuildResult, error) { panic("nil map") },
+			wantStatus: StatusFailed, wantStage: StageInternal, wantBuilds: 1, wantDetail: "panic in builder"},
+		{name: "lookup error: FAILED at TEMPLATE_LOOKUP", spec: pySpec, usableErr: errors.New("connection refused"), build: buildsOK,
+			wantStatus: StatusFailed, wantStage: StageTemplateLookup, wantBuilds: 0, wantDetail: "connection refused"},
+		{name: "lookup auth error keeps its stage", spec: pySpec, usableErr: AtStage(StageAPIAuth, errors.New("401")), build: buildsOK,
+			wantStatus: StatusFailed, wantStage: StageAPIAuth, wantBuilds: 0},
+		{name: "invalid spec: FAILED at VALIDATION, nothing called", spec: TemplateSpec{TemplateID: "Bad ID"}, build: buildsOK,
+			wantStatus: StatusFailed, wantStage: StageValidation, wantBuilds: 0, wantDetail: "template_id"},
+		{name: "unsupported backend", spec: pySpec,
+			build: func(context.Context, *fakeBuilder, TemplateSpec) (TemplateBuildResult, error) {
+				return Unsupported("no templates here"), nil
+			}, wantStatus: StatusUnsupported, wantStage: StageTemplateBuild, wantBuilds: 1, wantDetail: "no templates here"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFake(tt.build)
+			f.usable["py"] = tt.preUsable
+			f.usableErr = tt.usableErr
+			got := Ensure(context.Background(), f, tt.spec)
+			if got.Status != tt.wantStatus || got.Stage != tt.wantStage || f.builds != tt.wantBuilds {
+				t.Fatalf("Ensure = %s/%s after %d builds (%q), want %s/%s after %d",
+					got.Status, got.Stage, f.builds, got.Detail, tt.wantStatus, tt.wantStage, tt.wantBuilds)
+			}
+			if !strings.Contains(got.Detail, tt.wantDetail) {
+				t.Errorf("detail %q does not contain %q", got.Detail, tt.wantDetail)
+			}
+			hasRef := got.Status == StatusSuccess || got.Status == StatusSkipped
+			if hasRef != (got.TemplateRef != nil) {
+				t.Fatalf("template_ref = %v for status %s", got.TemplateRef, got.Status)
+			}
+			if hasRef && *got.TemplateRef != (TemplateRef{Provider: ProviderE2B, Value: "py"}) {
+				t.Errorf("template_ref = %+v, want {e2b py}", *got.TemplateRef)
+			}
+			if strings.HasPrefix(got.Detail, string(got.Stage)+":") && got.Stage != "" {
+				t.Errorf("detail repeats the stage: %q", got.Detail)
+			}
+		})
+	}
+}
+
+func TestEnsureKeepsBuildLogsOnFailure(t *testing.T) {
+	f := newFake(func(context.Context, *fakeBuilder, TemplateSpec) (TemplateBuildResult, error) {
+		return TemplateBuildResult{}, AtStage(StageTemplateBuild, errors.New("exit 1"), "pip install numpy", "ERROR: no space")
+	})
+	got := Ensure(context.Background(), f, pySpec)
+	if strings.Join(got.Logs, "|") != "pip install numpy|ERROR: no space" {
+		t.Errorf("logs = %q, want the build's logs", got.Logs)
+	}
+}
+
+// TestEnsureConcurrentWinner runs two Ensure calls at once against one backend that, like E2B, lets
+// only one build of a template run: both pass the fast path, the loser's build fails, and the loser then
+// finds the winner's template.
+func TestEnsureConcurrentWinner(t *testing.T) {
+	var building sync.Mutex
+	loserInBuild, winnerDone := make(chan struct{}), make(chan struct{})
+	f := newFake(func(_ context.Context, f *fakeBuilder, spec TemplateSpec) (TemplateBuildResult, error) {
+		if !building.TryLock() {
+			close(loserInBuild)
+			<-winnerDone
+			return TemplateBuildResult{}, errors.New("conflict: a build of this template is in progress")
+		}
+		defer building.Unlock()
+		<-loserInBuild // the loser passed the fast path too
+		f.markUsable(spec.TemplateID)
+		close(winnerDone)
+		return Succeeded(ProviderE2B, spec.TemplateID, nil), nil
+	})
+	results := make(chan TemplateBuildResult, 2)
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() { defer wg.Done(); results <- Ensure(context.Background(), f, pySpec) }()
+	}
+	wg.Wait()
+	close(results)
+	counts := map[TemplateBuildStatus]int{}
+	for r := range results {
+		counts[r.Status]++
+		if r.TemplateRef == nil || r.TemplateRef.Value != "py" {
+			t.Errorf("both callers must get the template ref, got %+v", r)
+		}
+	}
+	if counts[StatusSuccess] != 1 || counts[StatusSkipped] != 1 || f.builds != 2 {
+		t.Errorf("statuses = %v after %d builds, want one SUCCESS and one SKIPPED from two builds", counts, f.builds)
+	}
+}
+
+func TestEnsureHonoursCancellation(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		cancel func(context.Context) (context.Context, context.CancelFunc)
+		want   Stage
+	}{
+		{"deadline", func(ctx context.Context) (context.Context, context.CancelFunc) { return context.WithTimeout(ctx, 0) }, StageTimeout},
+		{"cancel", func(ctx context.Context) (context.Context, context.CancelFunc) {
+			ctx, cancel := context.WithCancel(ctx)
+			cancel()
+			return ctx, cancel
+		}, StageCancelled},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFake(func(ctx context.Context, f *fakeBuilder, spec TemplateSpec) (TemplateBuildResult, error) {
+				<-ctx.Done()
+				f.markUsable(spec.TemplateID) // must not be rescued: the caller gave up
+				return TemplateBuildResult{}, AtStage(StageTemplateBuild, ctx.Err())
+			})
+			ctx, cancel := tt.cancel(context.Background())
+			defer cancel()
+			got := Ensure(ctx, f, pySpec)
+			if got.Status != StatusFailed || got.Stage != tt.want {
+				t.Errorf("Ensure = %s/%s (%s), want FAILED/%s", got.Status, got.Stage, got.Detail, tt.want)
+			}
+		})
+	}
+}
+
+func TestRebuildAlwaysBuilds(t *testing.T) {
+	f := newFake(buildsOK)
+	f.usable["py"] = true
+	if got := Rebuild(context.Background(), f, pySpec); got.Status != StatusSuccess || f.builds != 1 || f.lookups != 0 {
+		t.Errorf("Rebuild = %s after %d builds and %d lookups, want SUCCESS, 1 build, no lookup", got.Status, f.builds, f.lookups)
+	}
+	panicky := newFake(func(context.Context, *fakeBuilder, TemplateSpec) (TemplateBuildResult, error) { panic("x") })
+	if got := Rebuild(context.Background(), panicky, pySpec); got.Stage != StageInternal {
+		t.Errorf("a panic in Rebuild must be FAILED/INTERNAL, got %s/%s", got.Status, got.Stage)
+	}
+}
+
+func TestNotifyCreated(t *testing.T) {
+	var got []TemplateRef
+	ctx := WithCreatedHook(context.Background(), func(r TemplateRef) { got = append(got, r) })
+	NotifyCreated(ctx, TemplateRef{Provider: ProviderE2B, Value: "py"})
+	NotifyCreated(context.Background(), TemplateRef{Provider: ProviderE2B, Value: "ignored"})
+	if len(got) != 1 || got[0].Value != "py" {
+		t.Errorf("hook calls = %v, want exactly the one made with the hook's context", got)
+	}
+}
