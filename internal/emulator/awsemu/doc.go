@@ -1,0 +1,10 @@
+// Package awsemu is an in-process fake of the two AWS APIs this provider calls, speaking their real
+// wire protocols so the real aws-sdk-go-v2 clients can talk to it:
+//
+//   - ECR (awsJson1_1): POST / with X-Amz-Target AmazonEC2ContainerRegistry_V20150921.GetAuthorizationToken;
+//   - Bedrock AgentCore control (restJson1): GET /code-interpreters/{codeInterpreterId}.
+//
+// Every request must carry a SigV4 Authorization header. Once SetCredentials is called the emulator
+// checks the access key id and verifies the signature with the secret, as AWS does. Point the SDK at
+// it with AWS_ENDPOINT_URL_ECR / AWS_ENDPOINT_URL_BEDROCK_AGENTCORE_CONTROL or a BaseEndpoint.
+package awsemu

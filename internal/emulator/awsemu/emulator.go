@@ -1,0 +1,127 @@
+package awsemu
+
+import (
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// DefaultAccountID is the account the emulator pretends to be when Options.AccountID is empty.
+const DefaultAccountID = "123456789012"
+
+// Options configure an Emulator.
+type Options struct {
+	// AccountID appears in ARNs and ECR proxy endpoints. Default DefaultAccountID.
+	AccountID string
+	// AccessKeyID and SecretAccessKey are the only credentials accepted. With no AccessKeyID any
+	// SigV4-signed request is accepted and signatures are not verified.
+	AccessKeyID     string
+	SecretAccessKey string
+	// Now is the emulator's clock, for timestamps it hands out. Default time.Now.
+	Now func() time.Time
+}
+
+// Emulator is the fake AWS endpoint. It is safe for concurrent use.
+type Emulator struct {
+	// URL is the base endpoint once served by NewTestServer or Start.
+	URL string
+
+	accountID string
+	now       func() time.Time
+	server    *http.Server
+
+	mu           sync.Mutex
+	credentials  *staticCredentials
+	ecrToken     ecrToken
+	interpreters map[string]codeInterpreter
+	denied       map[string]bool // operation name -> AccessDeniedException
+	requests     []Request
+}
+
+type staticCredentials struct{ accessKeyID, secret string }
+
+// New returns an emulator that is not yet listening; serve it with Start or use it as an http.Handler.
+func New(opts Options) *Emulator {
+	e := &Emulator{
+		accountID:    opts.AccountID,
+		now:          opts.Now,
+		ecrToken:     ecrToken{user: "AWS", password: "awsemu-ecr-password"},
+		interpreters: map[string]codeInterpreter{},
+		denied:       map[string]bool{},
+	}
+	if e.accountID == "" {
+		e.accountID = DefaultAccountID
+	}
+	if e.now == nil {
+		e.now = time.Now
+	}
+	if opts.AccessKeyID != "" {
+		e.SetCredentials(opts.AccessKeyID, opts.SecretAccessKey)
+	}
+	return e
+}
+
+// NewTestServer serves a new emulator on 127.0.0.1 for the duration of the test.
+func NewTestServer(t testing.TB, opts Options) *Emulator {
+	t.Helper()
+	e := New(opts)
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+	e.URL = srv.URL
+	return e
+}
+
+// Start serves the emulator on addr (for example "127.0.0.1:0") until Close.
+func (e *Emulator) Start(addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	e.server = &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second}
+	e.URL = "http://" + ln.Addr().String()
+	go func() { _ = e.server.Serve(ln) }()
+	return nil
+}
+
+// Close stops a server started with Start.
+func (e *Emulator) Close() error {
+	if e.server == nil {
+		return nil
+	}
+	if err := e.server.Close(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// SetCredentials makes the key pair the only one accepted, from now on.
+func (e *Emulator) SetCredentials(accessKeyID, secretAccessKey string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.credentials = &staticCredentials{accessKeyID: accessKeyID, secret: secretAccessKey}
+}
+
+// DenyAccess makes an operation ("GetAuthorizationToken", "GetCodeInterpreter") answer
+// AccessDeniedException, as for a principal without the IAM permission.
+func (e *Emulator) DenyAccess(operation string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.denied[operation] = true
+}
+
+// ServeHTTP routes a request to the API it belongs to, after authenticating it.
+func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.Method == http.MethodPost && r.URL.Path == "/" && r.Header.Get("X-Amz-Target") != "":
+		e.serveECR(w, r)
+	case strings.HasPrefix(r.URL.Path, codeInterpretersPath):
+		e.serveAgentCore(w, r)
+	default:
+		http.Error(w, "awsemu: no emulated operation at "+r.Method+" "+r.URL.Path, http.StatusNotFound)
+	}
+}

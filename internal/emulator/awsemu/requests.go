@@ -1,0 +1,33 @@
+package awsemu
+
+// Request is what the emulator recorded about one request, authenticated or not.
+type Request struct {
+	Operation   string // "GetAuthorizationToken", "GetCodeInterpreter"
+	Method      string
+	Path        string
+	Body        string
+	AccessKeyID string // from the SigV4 credential scope
+	Region      string // from the SigV4 credential scope
+	Service     string // the signing name from the credential scope ("ecr", "bedrock-agentcore")
+	ErrorCode   string // the AWS error code answered, empty on success
+}
+
+// Requests returns every request received so far, in order.
+func (e *Emulator) Requests() []Request {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]Request(nil), e.requests...)
+}
+
+func (e *Emulator) record(req Request) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.requests = append(e.requests, req)
+}
+
+// denies tells whether DenyAccess was called for the operation.
+func (e *Emulator) denies(operation string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.denied[operation]
+}
