@@ -11,7 +11,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 bin="$root/bin"
 mkdir -p "$bin"
 
-has_version() { [ -x "$1" ] && "$1" version 2>/dev/null | head -n1 | grep -q "v$2\$"; }
+# `version` may print CLI-config warnings around the version line, so look for the line itself.
+has_version() { [ -x "$1" ] && "$1" version 2>/dev/null | grep -qE "^(Terraform|OpenTofu) v$2\$"; }
 
 if has_version "$bin/terraform" "$TERRAFORM_VERSION"; then
   echo "bin/terraform $TERRAFORM_VERSION already installed"
@@ -24,7 +25,8 @@ if has_version "$bin/tofu" "$TOFU_VERSION"; then
   echo "bin/tofu $TOFU_VERSION already installed"
 else
   echo "building tofu $TOFU_VERSION (takes a few minutes)"
-  src_dir="$(cd "$root" && GOFLAGS=-mod=mod go mod download -json "github.com/opentofu/opentofu@v$TOFU_VERSION" \
+  # Outside any module, so the download cannot touch this project's go.mod/go.sum.
+  src_dir="$(cd "$(mktemp -d)" && go mod download -json "github.com/opentofu/opentofu@v$TOFU_VERSION" \
     | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
   [ -d "$src_dir" ] || { echo "go mod download did not report a Dir for opentofu" >&2; exit 1; }
   work="$(mktemp -d)"
@@ -35,5 +37,5 @@ else
     -ldflags "-s -w -X github.com/opentofu/opentofu/version.dev=no" -o "$bin/tofu" ./cmd/tofu)
 fi
 
-"$bin/terraform" version | head -n1
-"$bin/tofu" version | head -n1
+"$bin/terraform" version 2>/dev/null | grep -E '^Terraform v'
+"$bin/tofu" version 2>/dev/null | grep -E '^OpenTofu v'

@@ -1,0 +1,4 @@
+import {
+  to = sandbox_template.py
+  id = "e2b/data-science"
+}

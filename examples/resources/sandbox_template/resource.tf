@@ -1,0 +1,45 @@
+# A data-science template on E2B, built from a private ECR image. The AWS secret is write-only
+# (Terraform/OpenTofu >= 1.11): it is sent to E2B for the build and never stored in state.
+resource "sandbox_template" "py" {
+  backend     = "e2b"
+  template_id = "data-science"
+  image       = "123456789012.dkr.ecr.us-east-1.amazonaws.com/ds:1.4"
+
+  registry_auth = {
+    aws = {
+      access_key_id                = var.key_id
+      secret_access_key_wo         = var.secret
+      secret_access_key_wo_version = 1
+      region                       = "us-east-1"
+    }
+  }
+
+  packages  = ["pandas==2.2.3", "numpy"]
+  cpu_count = 2
+  memory_mb = 2048
+
+  timeouts = {
+    create = "45m"
+  }
+}
+
+# The same template as an OpenSandbox snapshot, from a public image.
+resource "sandbox_template" "py_opensandbox" {
+  backend     = "opensandbox"
+  template_id = "data-science"
+  image       = "python:3.12-slim"
+  packages    = ["pandas==2.2.3", "numpy"]
+}
+
+output "ref" {
+  value = sandbox_template.py.template_ref # { provider = "e2b", value = "data-science" }
+}
+
+variable "key_id" {
+  type = string
+}
+
+variable "secret" {
+  type      = string
+  sensitive = true
+}

@@ -1,0 +1,52 @@
+// Package provider is the Terraform layer: schemas, models and CRUD over the builder core.
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+)
+
+// Address is the provider's registry address.
+const Address = "registry.terraform.io/sandboxtf/sandbox"
+
+var _ provider.Provider = (*sandboxProvider)(nil)
+
+type sandboxProvider struct {
+	version string
+}
+
+// New returns the provider factory providerserver.Serve expects.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider { return &sandboxProvider{version: version} }
+}
+
+func (p *sandboxProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "sandbox"
+	resp.Version = p.version
+}
+
+func (p *sandboxProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = providerSchema()
+}
+
+func (p *sandboxProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var cfg providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	backends := newBackends(cfg, p.version)
+	resp.ResourceData = backends
+	resp.DataSourceData = backends
+}
+
+func (p *sandboxProvider) Resources(context.Context) []func() resource.Resource {
+	return []func() resource.Resource{newTemplateResource}
+}
+
+func (p *sandboxProvider) DataSources(context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{newTemplateDataSource}
+}

@@ -1,0 +1,174 @@
+package provider
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
+
+// Bounds on the log tail kept in state: enough to diagnose a failed build, small enough for plans.
+const (
+	maxLogLines   = 50
+	maxLogLineLen = 500
+)
+
+type templateModel struct {
+	ID              types.String   `tfsdk:"id"`
+	Backend         types.String   `tfsdk:"backend"`
+	TemplateID      types.String   `tfsdk:"template_id"`
+	Image           types.String   `tfsdk:"image"`
+	RegistryAuth    types.Object   `tfsdk:"registry_auth"`
+	Packages        types.List     `tfsdk:"packages"`
+	StartCmd        types.String   `tfsdk:"start_cmd"`
+	ReadyCmd        types.String   `tfsdk:"ready_cmd"`
+	CPUCount        types.Int64    `tfsdk:"cpu_count"`
+	MemoryMB        types.Int64    `tfsdk:"memory_mb"`
+	BaseTemplate    types.String   `tfsdk:"base_template"`
+	Dockerfile      types.String   `tfsdk:"dockerfile"`
+	ForceRebuild    types.Bool     `tfsdk:"force_rebuild"`
+	KeepRemotely    types.Bool     `tfsdk:"keep_remotely"`
+	RebuildTriggers types.Map      `tfsdk:"rebuild_triggers"`
+	Timeouts        timeouts.Value `tfsdk:"timeouts"`
+
+	TemplateRef types.Object `tfsdk:"template_ref"`
+	Status      types.String `tfsdk:"status"`
+	Detail      types.String `tfsdk:"detail"`
+	Stage       types.String `tfsdk:"stage"`
+	Logs        types.List   `tfsdk:"logs"`
+	LastBuiltAt types.String `tfsdk:"last_built_at"`
+}
+
+type registryAuthModel struct {
+	Basic *basicAuthModel `tfsdk:"basic"`
+	AWS   *awsAuthModel   `tfsdk:"aws"`
+	GCP   *gcpAuthModel   `tfsdk:"gcp"`
+}
+
+type basicAuthModel struct {
+	Username          types.String `tfsdk:"username"`
+	Password          types.String `tfsdk:"password"`
+	PasswordWO        types.String `tfsdk:"password_wo"`
+	PasswordWOVersion types.Int64  `tfsdk:"password_wo_version"`
+}
+
+type awsAuthModel struct {
+	AccessKeyID              types.String `tfsdk:"access_key_id"`
+	SecretAccessKey          types.String `tfsdk:"secret_access_key"`
+	SecretAccessKeyWO        types.String `tfsdk:"secret_access_key_wo"`
+	SecretAccessKeyWOVersion types.Int64  `tfsdk:"secret_access_key_wo_version"`
+	Region                   types.String `tfsdk:"region"`
+}
+
+type gcpAuthModel struct {
+	ServiceAccountJSON          types.String `tfsdk:"service_account_json"`
+	ServiceAccountJSONWO        types.String `tfsdk:"service_account_json_wo"`
+	ServiceAccountJSONWOVersion types.Int64  `tfsdk:"service_account_json_wo_version"`
+}
+
+var templateRefAttrTypes = map[string]attr.Type{"provider": types.StringType, "value": types.StringType}
+
+func (m templateModel) backend() builders.SandboxProvider {
+	return builders.SandboxProvider(m.Backend.ValueString())
+}
+
+// spec maps the planned values onto the builder core. Write-only secrets are null in plans, so they
+// come from config, the only place Terraform ever sends them.
+func (m templateModel) spec(ctx context.Context, config templateModel) (builders.TemplateSpec, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	spec := builders.TemplateSpec{
+		TemplateID:   m.TemplateID.ValueString(),
+		Image:        m.Image.ValueString(),
+		StartCmd:     m.StartCmd.ValueString(),
+		ReadyCmd:     m.ReadyCmd.ValueString(),
+		CPUCount:     int(m.CPUCount.ValueInt64()),
+		MemoryMB:     int(m.MemoryMB.ValueInt64()),
+		BaseTemplate: m.BaseTemplate.ValueString(),
+		Dockerfile:   m.Dockerfile.ValueString(),
+		ForceRebuild: m.ForceRebuild.ValueBool(),
+	}
+	diags.Append(m.Packages.ElementsAs(ctx, &spec.Packages, false)...)
+	auth, authDiags := registryAuth(ctx, m.RegistryAuth, config.RegistryAuth)
+	diags.Append(authDiags...)
+	spec.RegistryAuth = auth
+	return spec, diags
+}
+
+func registryAuth(ctx context.Context, planned, config types.Object) (*builders.RegistryAuth, diag.Diagnostics) {
+	if planned.IsNull() || planned.IsUnknown() {
+		return nil, nil
+	}
+	var p, c registryAuthModel
+	diags := planned.As(ctx, &p, basetypes.ObjectAsOptions{})
+	if !config.IsNull() && !config.IsUnknown() {
+		diags.Append(config.As(ctx, &c, basetypes.ObjectAsOptions{})...)
+	}
+	if diags.HasError() {
+		return nil, diags
+	}
+	auth := &builders.RegistryAuth{}
+	switch {
+	case p.Basic != nil:
+		auth.Basic = &builders.BasicAuth{Username: p.Basic.Username.ValueString(),
+			Password: secretOf(p.Basic.Password, c.Basic, func(b *basicAuthModel) types.String { return b.PasswordWO })}
+	case p.AWS != nil:
+		auth.AWS = &builders.AWSAuth{AccessKeyID: p.AWS.AccessKeyID.ValueString(), Region: p.AWS.Region.ValueString(),
+			SecretAccessKey: secretOf(p.AWS.SecretAccessKey, c.AWS, func(a *awsAuthModel) types.String { return a.SecretAccessKeyWO })}
+	case p.GCP != nil:
+		auth.GCP = &builders.GCPAuth{
+			ServiceAccountJSON: secretOf(p.GCP.ServiceAccountJSON, c.GCP, func(g *gcpAuthModel) types.String { return g.ServiceAccountJSONWO })}
+	}
+	return auth, nil
+}
+
+// secretOf prefers the stored (sensitive) value and falls back to the write-only one from config.
+func secretOf[T any](stored types.String, config *T, writeOnly func(*T) types.String) builders.Secret {
+	if !stored.IsNull() && !stored.IsUnknown() {
+		return builders.NewSecret(stored.ValueString())
+	}
+	if config != nil {
+		if wo := writeOnly(config); !wo.IsNull() && !wo.IsUnknown() {
+			return builders.NewSecret(wo.ValueString())
+		}
+	}
+	return builders.Secret{}
+}
+
+// setResult records a build outcome in the model's computed attributes.
+func (m *templateModel) setResult(result builders.TemplateBuildResult, at time.Time) {
+	m.ID = m.TemplateID
+	m.Status = types.StringValue(string(result.Status))
+	m.Detail = types.StringValue(result.Detail)
+	m.Stage = types.StringValue(string(result.Stage))
+	m.Logs = logTail(result.Logs)
+	m.LastBuiltAt = types.StringValue(at.UTC().Format(time.RFC3339))
+	m.TemplateRef = templateRefValue(result.TemplateRef)
+}
+
+func templateRefValue(ref *builders.TemplateRef) types.Object {
+	if ref == nil {
+		return types.ObjectNull(templateRefAttrTypes)
+	}
+	return types.ObjectValueMust(templateRefAttrTypes, map[string]attr.Value{
+		"provider": types.StringValue(string(ref.Provider)), "value": types.StringValue(ref.Value)})
+}
+
+func logTail(logs []string) types.List {
+	if len(logs) > maxLogLines {
+		logs = logs[len(logs)-maxLogLines:]
+	}
+	values := make([]attr.Value, len(logs))
+	for i, line := range logs {
+		if len(line) > maxLogLineLen {
+			line = line[:maxLogLineLen] + "…"
+		}
+		values[i] = types.StringValue(line)
+	}
+	return types.ListValueMust(types.StringType, values)
+}

@@ -1,0 +1,61 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
+
+// buildInputsChanged tells whether a plan needs a rebuild. Credentials, keep_remotely, force_rebuild
+// and timeouts are not build inputs: changing them alone makes no API call.
+func buildInputsChanged(plan, state templateModel) bool {
+	return !plan.Image.Equal(state.Image) ||
+		!plan.Packages.Equal(state.Packages) ||
+		!plan.StartCmd.Equal(state.StartCmd) ||
+		!plan.ReadyCmd.Equal(state.ReadyCmd) ||
+		!plan.CPUCount.Equal(state.CPUCount) ||
+		!plan.MemoryMB.Equal(state.MemoryMB) ||
+		!plan.BaseTemplate.Equal(state.BaseTemplate) ||
+		!plan.Dockerfile.Equal(state.Dockerfile) ||
+		!plan.RebuildTriggers.Equal(state.RebuildTriggers)
+}
+
+// ModifyPlan fails the plan when the chosen backend is not configured, and keeps the build outcome
+// known when an update will not rebuild, so such plans show only what really changes.
+func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || r.backends == nil {
+		return // destroy, or provider not configured yet
+	}
+	var plan templateModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || plan.Backend.IsUnknown() {
+		return
+	}
+	if _, err := r.backends.Builder(ctx, plan.backend()); err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
+		return
+	}
+	if req.State.Raw.IsNull() {
+		if plan.backend() != builders.ProviderBedrock {
+			ref := builders.TemplateRef{Provider: plan.backend(), Value: plan.TemplateID.ValueString()}
+			if !plan.TemplateID.IsUnknown() {
+				resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("template_ref"), templateRefValue(&ref))...)
+			}
+		}
+		return
+	}
+	var state templateModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	imported, diags := req.Private.GetKey(ctx, privateImported)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !buildInputsChanged(plan, state) || len(imported) > 0 {
+		plan.copyResult(state)
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
+	}
+}

@@ -1,0 +1,251 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
+
+var (
+	_ resource.ResourceWithConfigure      = (*templateResource)(nil)
+	_ resource.ResourceWithImportState    = (*templateResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*templateResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*templateResource)(nil)
+)
+
+// privateImported marks state that came from an import: the first update adopts the configured
+// inputs instead of rebuilding a template that is already there.
+const privateImported = "imported"
+
+type templateResource struct {
+	backends *backends
+	now      func() time.Time
+}
+
+func newTemplateResource() resource.Resource { return &templateResource{now: time.Now} }
+
+func (r *templateResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_template"
+}
+
+func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = templateResourceSchema(ctx)
+}
+
+func (r *templateResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.backends = backendsFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *templateResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan, config templateModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, mustDuration(defaultCreateTimeout))
+	resp.Diagnostics.Append(diags...)
+	r.build(ctx, timeout, plan, config, &resp.State, &resp.Diagnostics, builders.Ensure)
+}
+
+func (r *templateResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, config, state templateModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	imported, diags := req.Private.GetKey(ctx, privateImported)
+	resp.Diagnostics.Append(diags...)
+	if !buildInputsChanged(plan, state) || len(imported) > 0 {
+		// Only settings such as keep_remotely or timeouts changed, or an import is being adopted:
+		// no API call, the build outcome stays as it was.
+		plan.copyResult(state)
+		resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
+		return
+	}
+	timeout, diags := plan.Timeouts.Update(ctx, mustDuration(defaultUpdateTimeout))
+	resp.Diagnostics.Append(diags...)
+	r.build(ctx, timeout, plan, config, &resp.State, &resp.Diagnostics, builders.Rebuild)
+}
+
+type stateSetter interface {
+	Set(ctx context.Context, val any) diag.Diagnostics
+}
+
+// build runs flow (Ensure or Rebuild) and records its outcome. The state is written as soon as the
+// backend reports the template exists, so a failed or interrupted wait never orphans it: Terraform
+// then keeps the resource (tainted) and the next apply deals with it.
+func (r *templateResource) build(ctx context.Context, timeout time.Duration, plan, config templateModel,
+	state stateSetter, diags *diag.Diagnostics,
+	flow func(context.Context, builders.Builder, builders.TemplateSpec) builders.TemplateBuildResult) {
+	builder, err := r.backends.Builder(ctx, plan.backend())
+	if err != nil {
+		diags.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
+		return
+	}
+	spec, specDiags := plan.spec(ctx, config)
+	diags.Append(specDiags...)
+	if diags.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	var mu sync.Mutex
+	ctx = builders.WithCreatedHook(ctx, func(ref builders.TemplateRef) {
+		mu.Lock()
+		defer mu.Unlock()
+		pending := plan
+		pending.setResult(builders.TemplateBuildResult{Status: "BUILDING", TemplateRef: &ref,
+			Detail: "the template exists; its build had not finished when this state was saved"}, r.now())
+		diags.Append(state.Set(ctx, pending)...)
+	})
+	tflog.Info(ctx, "building sandbox template", map[string]any{"backend": string(plan.backend()), "template_id": spec.TemplateID})
+	result := flow(ctx, builder, spec)
+
+	mu.Lock()
+	defer mu.Unlock()
+	plan.setResult(result, r.now())
+	switch result.Status {
+	case builders.StatusFailed:
+		diags.AddError(fmt.Sprintf("Template build failed at stage %s", result.Stage), failureDetail(result))
+		return // the state keeps what the created hook saved, if anything
+	case builders.StatusUnsupported:
+		diags.AddAttributeWarning(path.Root("backend"), "Backend has no templates",
+			result.Detail+" The resource is recorded with status UNSUPPORTED and a null template_ref.")
+	}
+	diags.Append(state.Set(ctx, plan)...)
+}
+
+func failureDetail(result builders.TemplateBuildResult) string {
+	var b strings.Builder
+	b.WriteString(result.Detail)
+	if len(result.Logs) > 0 {
+		tail := result.Logs
+		if len(tail) > 20 {
+			tail = tail[len(tail)-20:]
+		}
+		b.WriteString("\n\nLast build log lines:\n  ")
+		b.WriteString(strings.Join(tail, "\n  "))
+	}
+	return b.String()
+}
+
+func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state templateModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if state.Status.ValueString() == string(builders.StatusUnsupported) {
+		return // nothing exists remotely to look at
+	}
+	builder, err := r.backends.Builder(ctx, state.backend())
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
+		return
+	}
+	usable, err := builder.IsUsable(ctx, state.TemplateID.ValueString())
+	if err != nil {
+		resp.Diagnostics.AddError("Could not read sandbox template", err.Error())
+		return
+	}
+	if !usable {
+		tflog.Warn(ctx, "sandbox template is gone or not usable; removing it from state", map[string]any{"template_id": state.TemplateID.ValueString()})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if state.Status.IsNull() { // just imported
+		state.setResult(builders.TemplateBuildResult{Status: builders.StatusSkipped,
+			TemplateRef: &builders.TemplateRef{Provider: state.backend(), Value: state.TemplateID.ValueString()},
+			Detail:      "imported: the template was already usable"}, r.now())
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+}
+
+func (r *templateResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state templateModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if state.KeepRemotely.ValueBool() {
+		tflog.Info(ctx, "keep_remotely is set: forgetting the template without deleting it")
+		return
+	}
+	builder, err := r.backends.Builder(ctx, state.backend())
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
+		return
+	}
+	deleter, ok := builder.(builders.Deleter)
+	if !ok {
+		return // e.g. Bedrock: code interpreters are not created by this resource
+	}
+	timeout, diags := state.Timeouts.Delete(ctx, mustDuration(defaultDeleteTimeout))
+	resp.Diagnostics.Append(diags...)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := deleter.Delete(ctx, state.TemplateID.ValueString()); err != nil {
+		resp.Diagnostics.AddError("Could not delete sandbox template", err.Error())
+	}
+}
+
+// ImportState takes "<template_id>" (an E2B template) or "<backend>/<template_id>".
+func (r *templateResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	backend, templateID := string(builders.ProviderE2B), req.ID
+	if before, after, found := strings.Cut(req.ID, "/"); found {
+		backend, templateID = before, after
+	}
+	p, err := builders.ParseSandboxProvider(backend)
+	if err == nil {
+		err = builders.ValidateTemplateID(p, templateID)
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid import ID",
+			fmt.Sprintf("Expected \"<template_id>\" or \"<backend>/<template_id>\": %s", err))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("backend"), backend)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("template_id"), templateID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), templateID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("force_rebuild"), false)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("keep_remotely"), false)...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, []byte(`true`))...)
+}
+
+func (m *templateModel) copyResult(from templateModel) {
+	m.ID, m.TemplateRef, m.Status, m.Detail, m.Stage, m.Logs, m.LastBuiltAt =
+		from.ID, from.TemplateRef, from.Status, from.Detail, from.Stage, from.Logs, from.LastBuiltAt
+}
+
+func mustDuration(s string) time.Duration {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
+func backendsFrom(providerData any, diags *diag.Diagnostics) *backends {
+	if providerData == nil {
+		return nil // not configured yet (validation); Configure is called again
+	}
+	b, ok := providerData.(*backends)
+	if !ok {
+		diags.AddError("Unexpected provider data", fmt.Sprintf("expected *backends, got %T; please report this bug", providerData))
+	}
+	return b
+}

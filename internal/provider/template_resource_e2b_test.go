@@ -1,0 +1,296 @@
+package provider
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/e2bemu"
+)
+
+const resourceName = "sandbox_template.py"
+
+func e2bTemplate(emu *e2bemu.Server, body string) string {
+	return e2bProvider(emu) + fmt.Sprintf(`
+resource "sandbox_template" "py" {
+  backend     = "e2b"
+  template_id = "py"
+%s
+}
+`, body)
+}
+
+// builds counts the builds the emulator started, as a check in a test step.
+func buildsAre(emu *e2bemu.Server, want int) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if got := len(emu.BuildStarts()); got != want {
+			return fmt.Errorf("emulator started %d builds, want %d", got, want)
+		}
+		return nil
+	}
+}
+
+func TestAccTemplateE2BLifecycle(t *testing.T) {
+	emu := newE2B(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			if _, ok := emu.Template("py"); ok {
+				return fmt.Errorf("destroy must delete the remote template")
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: e2bTemplate(emu, `
+  image    = "python:3.12-slim"
+  packages = ["pandas==2.2.3", "numpy"]
+`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("status"), knownvalue.StringExact("SUCCESS")),
+					statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("id"), knownvalue.StringExact("py")),
+					statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("template_ref"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"provider": knownvalue.StringExact("e2b"), "value": knownvalue.StringExact("py")})),
+					statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("last_built_at"), knownvalue.NotNull()),
+				},
+				Check: resource.ComposeTestCheckFunc(buildsAre(emu, 1), func(*terraform.State) error {
+					start := emu.BuildStarts()[0]
+					if start.Body.FromImage == nil || *start.Body.FromImage != "python:3.12-slim" {
+						return fmt.Errorf("build started from %v, want python:3.12-slim", start.Body.FromImage)
+					}
+					return nil
+				}),
+			},
+			{
+				// Same config: the refresh finds the template usable and the plan is empty.
+				Config: e2bTemplate(emu, `
+  image    = "python:3.12-slim"
+  packages = ["pandas==2.2.3", "numpy"]
+`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check:            buildsAre(emu, 1),
+			},
+			{
+				// An image change is a real rebuild, in place.
+				Config: e2bTemplate(emu, `
+  image    = "python:3.13-slim"
+  packages = ["pandas==2.2.3", "numpy"]
+`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(resourceName, plancheck.ResourceActionUpdate)}},
+				Check: resource.ComposeTestCheckFunc(buildsAre(emu, 2), func(*terraform.State) error {
+					if got := *emu.BuildStarts()[1].Body.FromImage; got != "python:3.13-slim" {
+						return fmt.Errorf("rebuild from %s, want python:3.13-slim", got)
+					}
+					return nil
+				}),
+			},
+			{
+				// keep_remotely and timeouts are not build inputs: an update without any build.
+				Config: e2bTemplate(emu, `
+  image         = "python:3.13-slim"
+  packages      = ["pandas==2.2.3", "numpy"]
+  keep_remotely = false
+  timeouts      = { create = "5m" }
+`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(resourceName, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(resourceName, tfjsonpath.New("status"), knownvalue.StringExact("SUCCESS")),
+				}},
+				Check: buildsAre(emu, 2),
+			},
+			{
+				ResourceName:      resourceName,
+				ImportState:       true,
+				ImportStateId:     "e2b/py",
+				ImportStateVerify: true,
+				// Inputs cannot be read back from E2B; the build outcome of an import is SKIPPED.
+				ImportStateVerifyIgnore: []string{"image", "packages", "timeouts", "status", "detail", "logs", "last_built_at"},
+			},
+		},
+	})
+}
+
+func TestAccTemplateE2BOutOfBandDeleteRecreates(t *testing.T) {
+	emu := newE2B(t)
+	config := e2bTemplate(emu, `  image = "python:3.12-slim"`)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config, Check: buildsAre(emu, 1)},
+			{
+				PreConfig: func() {
+					if !emu.DeleteTemplateOutOfBand("py") {
+						t.Fatal("the template must exist before the out-of-band delete")
+					}
+				},
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(resourceName, plancheck.ResourceActionCreate)}},
+				Check: buildsAre(emu, 2),
+			},
+		},
+	})
+}
+
+func TestAccTemplateE2BKeepRemotely(t *testing.T) {
+	emu := newE2B(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			if _, ok := emu.Template("py"); !ok {
+				return fmt.Errorf("keep_remotely = true must leave the remote template in place")
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{{Config: e2bTemplate(emu, `
+  image         = "python:3.12-slim"
+  keep_remotely = true
+`)}},
+	})
+}
+
+func TestAccTemplateE2BSkipsUsableTemplate(t *testing.T) {
+	emu := newE2B(t)
+	emu.SeedReadyTemplate("py")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: e2bTemplate(emu, `  image = "python:3.12-slim"`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("status"), knownvalue.StringExact("SKIPPED"))},
+			Check: buildsAre(emu, 0),
+		}},
+	})
+}
+
+func TestAccTemplateE2BFailedBuild(t *testing.T) {
+	emu := newE2B(t)
+	emu.FailBuild("py", "pip install failed: no matching distribution for numpyy")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: e2bTemplate(emu, `
+  image    = "python:3.12-slim"
+  packages = ["numpyy"]
+`),
+			ExpectError: expectError(`(?s)Template build failed at stage TEMPLATE_BUILD.*no matching distribution.*Last build log lines`),
+		}},
+	})
+}
+
+func TestAccTemplateE2BWriteOnlySecretNeverInState(t *testing.T) {
+	emu := newE2B(t)
+	const secret = "wo-registry-password-5f1c"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		Steps: []resource.TestStep{{
+			Config: e2bTemplate(emu, fmt.Sprintf(`
+  image = "registry.example.com/team/py:1"
+  registry_auth = {
+    basic = {
+      username            = "ci-bot"
+      password_wo         = %q
+      password_wo_version = 1
+    }
+  }
+`, secret)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("registry_auth").AtMapKey("basic").AtMapKey("password_wo"), knownvalue.Null()),
+			},
+			Check: resource.ComposeTestCheckFunc(stateHasNo(secret), func(*terraform.State) error {
+				reg := emu.BuildStarts()[0]
+				if reg.RegistryType != "registry" {
+					return fmt.Errorf("registry type = %q, want registry", reg.RegistryType)
+				}
+				return nil
+			}),
+		}},
+	})
+}
+
+func TestAccTemplateE2BSensitivePasswordOnOlderCLIs(t *testing.T) {
+	emu := newE2B(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: e2bTemplate(emu, `
+  image = "registry.example.com/team/py:1"
+  registry_auth = {
+    basic = {
+      username = "ci-bot"
+      password = "plain-but-sensitive"
+    }
+  }
+`),
+			Check: func(*terraform.State) error {
+				if got := emu.BuildStarts()[0].RegistryType; got != "registry" {
+					return fmt.Errorf("registry type = %q, want registry", got)
+				}
+				return nil
+			},
+		}},
+	})
+}
+
+func TestAccTemplateDataSource(t *testing.T) {
+	emu := newE2B(t)
+	emu.SeedReadyTemplate("shared")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: e2bProvider(emu) + `
+data "sandbox_template" "shared" {
+  backend     = "e2b"
+  template_id = "shared"
+}`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.sandbox_template.shared", tfjsonpath.New("template_ref"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"provider": knownvalue.StringExact("e2b"), "value": knownvalue.StringExact("shared")})),
+				},
+			},
+			{
+				Config: e2bProvider(emu) + `
+data "sandbox_template" "missing" {
+  backend     = "e2b"
+  template_id = "missing"
+}`,
+				ExpectError: expectError(`Sandbox template not found`),
+			},
+		},
+	})
+}
+
+func TestAccTemplateImportBlock(t *testing.T) {
+	emu := newE2B(t)
+	emu.SeedReadyTemplate("py")
+	config := e2bTemplate(emu, `  image = "python:3.12-slim"`)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_5_0)},
+		Steps: []resource.TestStep{
+			{
+				Config:          config,
+				ResourceName:    resourceName,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
+				ImportStateId:   "py",
+				// The imported template is adopted: the plan updates inputs in place, no replacement.
+				ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(resourceName, plancheck.ResourceActionUpdate)}},
+			},
+		},
+	})
+	if got := len(emu.BuildStarts()); got != 0 {
+		t.Errorf("importing and adopting a template started %d builds, want 0", got)
+	}
+}

@@ -1,0 +1,170 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
+
+// Defaults for the timeouts block: image builds routinely take longer than the 20 minutes image
+// providers often default to, which users then hit as "context deadline exceeded".
+const (
+	defaultCreateTimeout = "30m"
+	defaultUpdateTimeout = "30m"
+	defaultDeleteTimeout = "10m"
+)
+
+func templateResourceSchema(ctx context.Context) schema.Schema {
+	return schema.Schema{
+		MarkdownDescription: "A sandbox template: an E2B template, an OpenSandbox snapshot, or a reference to a Bedrock " +
+			"AgentCore code interpreter. Create builds it only when it is not already usable; a change to a build " +
+			"input rebuilds it in place. Hand `template_ref` to whatever starts sandboxes.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "Same as `template_id`.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+			"backend": schema.StringAttribute{Required: true,
+				MarkdownDescription: "Sandbox backend: " + backtickList(builders.SandboxProviders) + ". (`provider` is a reserved name in Terraform.)",
+				Validators:          []validator.String{stringvalidator.OneOf(providerNames()...)},
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+			"template_id": schema.StringAttribute{Required: true,
+				MarkdownDescription: "Template name: the E2B alias, the OpenSandbox snapshot name, or the Bedrock code interpreter id. " +
+					"E2B and OpenSandbox: " + builders.TemplateIDRule(builders.ProviderE2B) + ". Changing it replaces the resource.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+			"image": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "Container image to build from, e.g. `python:3.12` or a private ECR/GCR/registry image (see `registry_auth`).",
+				Validators:          []validator.String{imageReferenceValidator{}}},
+			"registry_auth": registryAuthSchema(),
+			"packages": schema.ListAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "Python packages baked into the template (`pip install`), e.g. `pandas==2.2.3`.",
+				Validators: []validator.List{listvalidator.ValueStringsAre(
+					stringvalidator.LengthAtLeast(1), stringvalidator.RegexMatches(singleLine, "must be a single line"))}},
+			"start_cmd": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "Command started in every sandbox. Defaults to the backend's code-interpreter start command."},
+			"ready_cmd": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "Command that succeeds once a sandbox is ready (E2B only). Defaults to the code-interpreter readiness check."},
+			"cpu_count": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: fmt.Sprintf("vCPUs per sandbox (E2B only). Defaults to %d.", builders.DefaultSandboxCPUCount),
+				Validators:          []validator.Int64{int64validator.AtLeast(builders.MinCPUCount)}},
+			"memory_mb": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: fmt.Sprintf("Memory per sandbox in MiB (E2B only). Defaults to %d.", builders.DefaultSandboxMemoryMB),
+				Validators:          []validator.Int64{int64validator.AtLeast(builders.MinMemoryMB)}},
+			"base_template": schema.StringAttribute{Optional: true, DeprecationMessage: builders.DeprecationMessage("base_template"),
+				MarkdownDescription: "**Deprecated**: build on an existing E2B template. Use `image`.",
+				Validators:          []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("image"), path.MatchRoot("dockerfile"))}},
+			"dockerfile": schema.StringAttribute{Optional: true, DeprecationMessage: builders.DeprecationMessage("dockerfile"),
+				MarkdownDescription: "**Deprecated**: Dockerfile content to build from (E2B only). Use `image` and `packages`.",
+				Validators:          []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("image"))}},
+			"force_rebuild": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "Build on create even when a usable template with this id already exists, bypassing build caches."},
+			"keep_remotely": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "Keep the remote template on destroy (only forget it). Changing it makes no API call."},
+			"rebuild_triggers": schema.MapAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "Arbitrary values whose change rebuilds the template, e.g. a hash of files baked into the image."},
+			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
+				CreateDescription: "Build timeout on create, default `" + defaultCreateTimeout + "`.",
+				UpdateDescription: "Rebuild timeout, default `" + defaultUpdateTimeout + "`.",
+				DeleteDescription: "Delete timeout, default `" + defaultDeleteTimeout + "`."}),
+
+			"template_ref": schema.SingleNestedAttribute{Computed: true,
+				MarkdownDescription: "What consumers pass to their sandbox backend. Null when the backend has no templates (`UNSUPPORTED`).",
+				Attributes: map[string]schema.Attribute{
+					"provider": schema.StringAttribute{Computed: true, MarkdownDescription: "Backend the value belongs to."},
+					"value":    schema.StringAttribute{Computed: true, MarkdownDescription: "E2B alias, OpenSandbox snapshot name or Bedrock code interpreter id; never a raw snapshot id."},
+				},
+				PlanModifiers: []planmodifier.Object{objectplanmodifier.UseStateForUnknown()}},
+			"status": schema.StringAttribute{Computed: true,
+				MarkdownDescription: "Outcome of the last build: `SUCCESS`, `SKIPPED` (already usable), `UNSUPPORTED` or `FAILED`."},
+			"detail": schema.StringAttribute{Computed: true, MarkdownDescription: "Human-readable detail of the last build."},
+			"stage":  schema.StringAttribute{Computed: true, MarkdownDescription: "Where the last build stopped, when it did not succeed (e.g. `REGISTRY_AUTH`, `TEMPLATE_BUILD`, `TIMEOUT`)."},
+			"logs": schema.ListAttribute{Computed: true, ElementType: types.StringType,
+				MarkdownDescription: fmt.Sprintf("Last %d lines of the last build's log.", maxLogLines)},
+			"last_built_at": schema.StringAttribute{Computed: true, MarkdownDescription: "RFC 3339 time of the last build (or of the check that found the template usable)."},
+		},
+	}
+}
+
+func registryAuthSchema() schema.Attribute {
+	secretPair := func(name, description string) (schema.StringAttribute, schema.StringAttribute, schema.Int64Attribute) {
+		plain := schema.StringAttribute{Optional: true, Sensitive: true,
+			MarkdownDescription: description + " Stored in state (sensitive); prefer `" + name + "_wo` on Terraform/OpenTofu >= 1.11.",
+			Validators: []validator.String{stringvalidator.ExactlyOneOf(
+				path.MatchRelative().AtParent().AtName(name), path.MatchRelative().AtParent().AtName(name+"_wo"))}}
+		writeOnly := schema.StringAttribute{Optional: true, Sensitive: true, WriteOnly: true,
+			MarkdownDescription: description + " Write-only: never stored in state (Terraform/OpenTofu >= 1.11). Bump `" + name + "_wo_version` to rotate it."}
+		version := schema.Int64Attribute{Optional: true,
+			MarkdownDescription: "Change to tell the provider `" + name + "_wo` changed; it is used by the next build."}
+		return plain, writeOnly, version
+	}
+	basicPassword, basicPasswordWO, basicPasswordVersion := secretPair("password", "Registry password or token.")
+	awsSecret, awsSecretWO, awsSecretVersion := secretPair("secret_access_key", "AWS secret access key.")
+	gcpKey, gcpKeyWO, gcpKeyVersion := secretPair("service_account_json", "Service-account key: JSON content, or a path to a key file.")
+	gcpKey.Validators = append(gcpKey.Validators, serviceAccountJSONValidator{})
+	gcpKeyWO.Validators = append(gcpKeyWO.Validators, serviceAccountJSONValidator{})
+
+	kinds := path.Expressions{
+		path.MatchRelative().AtParent().AtName("basic"),
+		path.MatchRelative().AtParent().AtName("aws"),
+		path.MatchRelative().AtParent().AtName("gcp"),
+	}
+	return schema.SingleNestedAttribute{Optional: true,
+		MarkdownDescription: "Credentials for a private `image`: exactly one of `basic`, `aws` or `gcp`. E2B exchanges AWS and GCP " +
+			"credentials server side; other backends turn them into a registry login client side (ECR token; Google " +
+			"access token with user `oauth2accesstoken`). Changing credentials alone does not rebuild.",
+		Attributes: map[string]schema.Attribute{
+			"basic": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Username and password login.",
+				Validators: []validator.Object{objectvalidator.ExactlyOneOf(kinds...)},
+				Attributes: map[string]schema.Attribute{
+					"username":            schema.StringAttribute{Required: true, MarkdownDescription: "Registry username.", Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+					"password":            basicPassword,
+					"password_wo":         basicPasswordWO,
+					"password_wo_version": basicPasswordVersion,
+				}},
+			"aws": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "IAM credentials for Amazon ECR.",
+				Attributes: map[string]schema.Attribute{
+					"access_key_id":                schema.StringAttribute{Required: true, MarkdownDescription: "AWS access key id.", Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+					"secret_access_key":            awsSecret,
+					"secret_access_key_wo":         awsSecretWO,
+					"secret_access_key_wo_version": awsSecretVersion,
+					"region":                       schema.StringAttribute{Required: true, MarkdownDescription: "Region of the registry (ECR tokens are regional).", Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+				}},
+			"gcp": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Google service account for Artifact Registry / Container Registry.",
+				Attributes: map[string]schema.Attribute{
+					"service_account_json":            gcpKey,
+					"service_account_json_wo":         gcpKeyWO,
+					"service_account_json_wo_version": gcpKeyVersion,
+				}},
+		},
+	}
+}
+
+func providerNames() []string {
+	names := make([]string, len(builders.SandboxProviders))
+	for i, p := range builders.SandboxProviders {
+		names[i] = string(p)
+	}
+	return names
+}
+
+func backtickList(ps []builders.SandboxProvider) string {
+	quoted := make([]string, len(ps))
+	for i, p := range ps {
+		quoted[i] = "`" + string(p) + "`"
+	}
+	return strings.Join(quoted, ", ")
+}

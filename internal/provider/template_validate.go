@@ -1,0 +1,61 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
+
+// ValidateConfig checks the rules that span attributes or depend on the backend, at plan time and
+// on the attribute at fault; attribute-local rules live in the schema's validators.
+func (r *templateResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var cfg templateModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() || cfg.Backend.IsUnknown() || cfg.Backend.IsNull() {
+		return
+	}
+	backend, err := builders.ParseSandboxProvider(cfg.Backend.ValueString())
+	if err != nil {
+		return // the backend attribute's OneOf validator reports it
+	}
+	if !cfg.TemplateID.IsUnknown() {
+		if err := builders.ValidateTemplateID(backend, cfg.TemplateID.ValueString()); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("template_id"), "Invalid template_id", err.Error())
+		}
+	}
+	sources := 0
+	for _, v := range []bool{!cfg.Image.IsNull(), !cfg.BaseTemplate.IsNull(), !cfg.Dockerfile.IsNull()} {
+		if v {
+			sources++
+		}
+	}
+	switch {
+	case backend == builders.ProviderBedrock:
+	case sources == 0:
+		resp.Diagnostics.AddAttributeError(path.Root("image"), "Missing image",
+			"Set image (or the deprecated base_template / dockerfile): the "+string(backend)+" backend builds templates from it.")
+	case backend == builders.ProviderOpenSandbox && cfg.Image.IsNull():
+		resp.Diagnostics.AddAttributeError(path.Root("image"), "Missing image",
+			"OpenSandbox snapshots a sandbox started from an image; base_template and dockerfile are not supported there.")
+	}
+	if !cfg.RegistryAuth.IsNull() && cfg.Image.IsNull() && !cfg.Image.IsUnknown() {
+		resp.Diagnostics.AddAttributeError(path.Root("registry_auth"), "registry_auth without image",
+			"registry_auth only applies to a private image: set image or remove registry_auth.")
+	}
+	for _, field := range builders.SpecFields {
+		if reason := builders.IgnoredFieldReason(backend, field); reason != "" && isSet(ctx, req, field) {
+			resp.Diagnostics.AddAttributeWarning(path.Root(field), "Ignored by the "+string(backend)+" backend", field+" is ignored: "+reason+".")
+		}
+	}
+}
+
+// isSet tells whether the user wrote field in the configuration (defaults do not count).
+func isSet(ctx context.Context, req resource.ValidateConfigRequest, field string) bool {
+	var value attr.Value
+	diags := req.Config.GetAttribute(ctx, path.Root(field), &value)
+	return !diags.HasError() && value != nil && !value.IsNull()
+}

@@ -1,0 +1,55 @@
+package provider
+
+import (
+	"context"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
+
+var singleLine = regexp.MustCompile(`^[^\r\n]*$`)
+
+// imageReferenceValidator rejects image references Docker itself would reject, at plan time.
+type imageReferenceValidator struct{}
+
+func (imageReferenceValidator) Description(context.Context) string {
+	return "must be a valid container image reference"
+}
+func (v imageReferenceValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (imageReferenceValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if err := builders.ValidateImageReference(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid image reference", err.Error())
+	}
+}
+
+// serviceAccountJSONValidator checks a key given as content; a path is read at apply time.
+// Its diagnostics never quote the value: it is a secret.
+type serviceAccountJSONValidator struct{}
+
+func (serviceAccountJSONValidator) Description(context.Context) string {
+	return "must be a Google service-account key (JSON content) or a path to one"
+}
+func (v serviceAccountJSONValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (serviceAccountJSONValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	gcp := builders.GCPAuth{ServiceAccountJSON: builders.NewSecret(req.ConfigValue.ValueString())}
+	if !gcp.IsContent() {
+		return
+	}
+	if err := builders.ValidateServiceAccountJSON(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid service account key", err.Error())
+	}
+}
