@@ -1,0 +1,112 @@
+package provider
+
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+)
+
+// TestAccTemplateRejectsBadConfigAtPlan checks that each invalid configuration fails at plan time
+// with a diagnostic naming the attribute at fault, before any request reaches the backend.
+func TestAccTemplateRejectsBadConfigAtPlan(t *testing.T) {
+	emu := newE2B(t)
+	tests := []struct {
+		name   string
+		body   string
+		errors string
+	}{
+		{"unknown backend", `backend = "modal"
+  template_id = "py"
+  image = "python"`, `(?s)Attribute backend value must be one of`},
+		{"upper-case template_id", `backend = "e2b"
+  template_id = "Py"
+  image = "python"`, `(?s)Invalid template_id.*"Py" is not valid for e2b`},
+		{"bad image reference", `backend = "e2b"
+  template_id = "py"
+  image = "Python:3.12"`, `(?s)Invalid image reference.*image = "Python:3.12"`},
+		{"no image", `backend = "e2b"
+  template_id = "py"`, `(?s)Missing image`},
+		{"image and base_template", `backend = "e2b"
+  template_id = "py"
+  image = "python"
+  base_template = "base"`, `(?s)Invalid Attribute Combination.*base_template`},
+		{"cpu_count below 1", `backend = "e2b"
+  template_id = "py"
+  image = "python"
+  cpu_count = 0`, `(?s)cpu_count value must be at least 1`},
+		{"memory_mb below 128", `backend = "e2b"
+  template_id = "py"
+  image = "python"
+  memory_mb = 64`, `(?s)memory_mb value must be at least 128`},
+		{"aws without region", `backend = "e2b"
+  template_id = "py"
+  image = "python"
+  registry_auth = { aws = { access_key_id = "AKID", secret_access_key = "s" } }`, `(?s)Incorrect attribute value type|attribute "region" is required`},
+		{"two auth kinds", `backend = "e2b"
+  template_id = "py"
+  image = "python"
+  registry_auth = {
+    basic = { username = "u", password = "p" }
+    gcp   = { service_account_json = "/keys/sa.json" }
+  }`, `(?s)Invalid Attribute Combination.*registry_auth`},
+		{"basic without password", `backend = "e2b"
+  template_id = "py"
+  image = "python"
+  registry_auth = { basic = { username = "u" } }`, `(?s)Invalid Attribute Combination.*password`},
+		{"malformed gcp key", `backend = "e2b"
+  template_id = "py"
+  image = "python"
+  registry_auth = { gcp = { service_account_json = "{\"type\": \"service_account\"," } }`, `(?s)Invalid service account key.*not valid JSON`},
+		{"registry_auth without image", `backend = "e2b"
+  template_id = "py"
+  base_template = "base"
+  registry_auth = { basic = { username = "u", password = "p" } }`, `(?s)registry_auth without image`},
+		{"opensandbox with only a dockerfile", `backend = "opensandbox"
+  template_id = "py"
+  dockerfile = "FROM python"`, `(?s)OpenSandbox snapshots a sandbox started from an image`},
+		{"multi-line package", `backend = "e2b"
+  template_id = "py"
+  image = "python"
+  packages = ["numpy\nrm -rf /"]`, `(?s)must be a single line`},
+		{"empty package", `backend = "e2b"
+  template_id = "py"
+  image = "python"
+  packages = [""]`, `(?s)packages.*length must be at least 1`},
+		{"bedrock id shape", `backend = "bedrock"
+  template_id = "not-an-interpreter-id"`, `(?s)Invalid template_id.*code interpreter id`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: protoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      e2bProvider(emu) + "resource \"sandbox_template\" \"py\" {\n  " + tt.body + "\n}\n",
+					PlanOnly:    true,
+					ExpectError: expectError(tt.errors),
+				}},
+			})
+		})
+	}
+	if n := len(emu.Requests()); n != 0 {
+		t.Errorf("invalid configurations sent %d requests to the backend, want 0", n)
+	}
+}
+
+func TestAccTemplateUnconfiguredBackendFailsAtPlan(t *testing.T) {
+	newE2B(t) // clears E2B_* from the environment
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+provider "sandbox" {}
+
+resource "sandbox_template" "py" {
+  backend     = "e2b"
+  template_id = "py"
+  image       = "python:3.12"
+}`,
+			PlanOnly:    true,
+			ExpectError: expectError(`(?s)Backend not configured.*set e2b.api_key in the provider block or the\s+E2B_API_KEY environment variable`),
+		}},
+	})
+}

@@ -1,0 +1,75 @@
+package provider
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// configOf builds a resource configuration with the given top-level values and every other
+// attribute null, as Terraform would send it.
+func configOf(t *testing.T, values map[string]tftypes.Value) tfsdk.Config {
+	t.Helper()
+	ctx := context.Background()
+	s := templateResourceSchema(ctx)
+	objType, ok := s.Type().TerraformType(ctx).(tftypes.Object)
+	if !ok {
+		t.Fatal("schema type is not an object")
+	}
+	all := map[string]tftypes.Value{}
+	for name, typ := range objType.AttributeTypes {
+		all[name] = tftypes.NewValue(typ, nil)
+	}
+	for name, v := range values {
+		all[name] = v
+	}
+	return tfsdk.Config{Schema: s, Raw: tftypes.NewValue(objType, all)}
+}
+
+func str(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
+
+func TestValidateConfigWarnings(t *testing.T) {
+	tests := []struct {
+		name    string
+		values  map[string]tftypes.Value
+		want    []string // warning details, by substring, in order
+		wantErr bool
+	}{
+		{"opensandbox ignores E2B-only sizing", map[string]tftypes.Value{
+			"backend": str("opensandbox"), "template_id": str("py"), "image": str("python:3.12"),
+			"ready_cmd": str("true"), "cpu_count": tftypes.NewValue(tftypes.Number, 4),
+		}, []string{"ready_cmd is ignored", "cpu_count is ignored"}, false},
+		{"bedrock ignores images", map[string]tftypes.Value{
+			"backend": str("bedrock"), "template_id": str("aws.codeinterpreter.v1"), "image": str("python:3.12"),
+		}, []string{"image is ignored"}, false},
+		{"e2b uses everything", map[string]tftypes.Value{
+			"backend": str("e2b"), "template_id": str("py"), "image": str("python:3.12"), "ready_cmd": str("true"),
+		}, nil, false},
+		{"template_id checked against the backend", map[string]tftypes.Value{
+			"backend": str("bedrock"), "template_id": str("py"),
+		}, nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := resource.ValidateConfigRequest{Config: configOf(t, tt.values)}
+			var resp resource.ValidateConfigResponse
+			(&templateResource{}).ValidateConfig(context.Background(), req, &resp)
+			if resp.Diagnostics.HasError() != tt.wantErr {
+				t.Fatalf("errors = %v, want error: %v", resp.Diagnostics.Errors(), tt.wantErr)
+			}
+			warnings := resp.Diagnostics.Warnings()
+			if len(warnings) != len(tt.want) {
+				t.Fatalf("warnings = %v, want %d", warnings, len(tt.want))
+			}
+			for i, w := range warnings {
+				if !strings.Contains(w.Detail(), tt.want[i]) {
+					t.Errorf("warning %d = %q, want it to contain %q", i, w.Detail(), tt.want[i])
+				}
+			}
+		})
+	}
+}
