@@ -1,0 +1,163 @@
+package bedrock
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol/types"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/awsemu"
+)
+
+func TestIsUsable(t *testing.T) {
+	tests := []struct {
+		name       string
+		seed       string // status; empty: the interpreter does not exist
+		deny       bool
+		wrongKeys  bool
+		wantUsable bool
+		wantStage  builders.Stage
+		wantErr    []string
+	}{
+		{name: "READY", seed: "READY", wantUsable: true},
+		{name: "CREATING", seed: "CREATING"},
+		{name: "CREATE_FAILED", seed: "CREATE_FAILED"},
+		{name: "DELETING", seed: "DELETING"},
+		{name: "missing"},
+		{name: "access denied", seed: "READY", deny: true, wantStage: builders.StageAPIAuth,
+			wantErr: []string{"AccessDeniedException", "bedrock-agentcore:GetCodeInterpreter", customID, "us-east-1"}},
+		{name: "unrecognized client", seed: "READY", wrongKeys: true, wantStage: builders.StageAPIAuth,
+			wantErr: []string{"UnrecognizedClientException", "security token included in the request is invalid"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, e := newEmulatedBuilder(t)
+			if tt.seed != "" {
+				e.SeedCodeInterpreter(customID, tt.seed)
+			}
+			if tt.deny {
+				e.DenyAccess("GetCodeInterpreter")
+			}
+			if tt.wrongKeys {
+				e.SetCredentials("AKIASOMEONEELSE00001", "other")
+			}
+			usable, err := b.IsUsable(context.Background(), customID)
+			if tt.wantStage != "" {
+				assertStage(t, err, tt.wantStage, tt.wantErr...)
+				if strings.Contains(err.Error(), envSecret) {
+					t.Errorf("error leaks the secret key: %v", err)
+				}
+				return
+			}
+			if err != nil || usable != tt.wantUsable {
+				t.Fatalf("IsUsable = %v, %v, want %v", usable, err, tt.wantUsable)
+			}
+			if reqs := e.Requests(); len(reqs) != 1 || reqs[0].Operation != "GetCodeInterpreter" || reqs[0].AccessKeyID != envKeyID {
+				t.Errorf("recorded %+v", reqs)
+			}
+		})
+	}
+}
+
+func TestLookup(t *testing.T) {
+	b, e := newEmulatedBuilder(t)
+	e.SeedFailedCodeInterpreter(customID, "CREATE_FAILED", "CodeInterpreter role validation failed")
+	ci, err := b.Lookup(context.Background(), customID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := CodeInterpreter{ID: customID, Name: "analysis", Status: types.CodeInterpreterStatusCreateFailed, FailureReason: "CodeInterpreter role validation failed",
+		ARN: "arn:aws:bedrock-agentcore:us-east-1:" + awsemu.DefaultAccountID + ":code-interpreter/" + customID}
+	if ci != want || ci.Ready() {
+		t.Errorf("Lookup = %+v, want %+v", ci, want)
+	}
+	_, err = b.Lookup(context.Background(), "missing-a1b2c3d4e5")
+	if !errors.Is(err, ErrNotFound) {
+		t.Errorf("missing interpreter: want ErrNotFound, got %v", err)
+	}
+	assertStage(t, err, builders.StageTemplateLookup, "missing-a1b2c3d4e5", "us-east-1")
+}
+
+func TestBuildIsUnsupported(t *testing.T) {
+	tests := []struct {
+		name, seed, reason string
+		wantNote           string
+	}{
+		{"missing", "", "", `"analysis-a1b2c3d4e5" does not exist in us-east-1`},
+		{"creating", "CREATING", "", `"analysis-a1b2c3d4e5" is CREATING in us-east-1`},
+		{"failed", "CREATE_FAILED", "role validation failed", "is CREATE_FAILED in us-east-1: role validation failed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, e := newEmulatedBuilder(t)
+			if tt.seed != "" {
+				e.SeedFailedCodeInterpreter(customID, tt.seed, tt.reason)
+			}
+			got, err := b.Build(context.Background(), builders.TemplateSpec{TemplateID: customID})
+			if err != nil || got.Status != builders.StatusUnsupported || got.TemplateRef != nil || got.Stage != builders.StageTemplateBuild {
+				t.Fatalf("Build = %+v, %v: want UNSUPPORTED with a nil ref and error", got, err)
+			}
+			for _, want := range []string{"no custom templates", "template_id", tt.wantNote} {
+				if !strings.Contains(got.Detail, want) {
+					t.Errorf("detail %q does not contain %q", got.Detail, want)
+				}
+			}
+		})
+	}
+}
+
+func TestEnsure(t *testing.T) {
+	tests := []struct {
+		name       string
+		seed       string
+		force      bool
+		wantStatus builders.TemplateBuildStatus
+	}{
+		{"READY interpreter: nothing to do", "READY", false, builders.StatusSkipped},
+		{"CREATING interpreter", "CREATING", false, builders.StatusUnsupported},
+		{"missing interpreter", "", false, builders.StatusUnsupported},
+		{"forced on a READY interpreter", "READY", true, builders.StatusUnsupported},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, e := newEmulatedBuilder(t)
+			if tt.seed != "" {
+				e.SeedCodeInterpreter(awsemu.SystemCodeInterpreterID, tt.seed)
+			}
+			got := builders.Ensure(context.Background(), b, builders.TemplateSpec{TemplateID: awsemu.SystemCodeInterpreterID, ForceRebuild: tt.force})
+			if got.Status != tt.wantStatus {
+				t.Fatalf("Ensure = %+v, want %s", got, tt.wantStatus)
+			}
+			wantRef := tt.wantStatus == builders.StatusSkipped
+			if (got.TemplateRef != nil) != wantRef {
+				t.Fatalf("template_ref = %+v for %s", got.TemplateRef, got.Status)
+			}
+			if wantRef && *got.TemplateRef != (builders.TemplateRef{Provider: builders.ProviderBedrock, Value: awsemu.SystemCodeInterpreterID}) {
+				t.Errorf("template_ref = %+v", *got.TemplateRef)
+			}
+		})
+	}
+}
+
+func TestEnsureAccessDeniedFailsAtAPIAuth(t *testing.T) {
+	b, e := newEmulatedBuilder(t)
+	e.DenyAccess("GetCodeInterpreter")
+	got := builders.Ensure(context.Background(), b, builders.TemplateSpec{TemplateID: customID})
+	t.Logf("result: %+v", got)
+	if got.Status != builders.StatusFailed || got.Stage != builders.StageAPIAuth || !strings.Contains(got.Detail, "AccessDeniedException") {
+		t.Errorf("Ensure = %+v, want FAILED at API_AUTH", got)
+	}
+}
+
+func TestBuilderShape(t *testing.T) {
+	b, _ := newEmulatedBuilder(t)
+	if b.Provider() != builders.ProviderBedrock || b.SupportsBuild() || b.Region() != "us-east-1" {
+		t.Errorf("provider %s, supports build %v, region %s", b.Provider(), b.SupportsBuild(), b.Region())
+	}
+	if _, ok := any(b).(builders.Deleter); ok {
+		t.Error("code interpreters are not ours to delete: the builder must not be a Deleter")
+	}
+}
