@@ -1,7 +1,6 @@
 package bedrock
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -44,7 +43,7 @@ func TestIsUsable(t *testing.T) {
 			if tt.wrongKeys {
 				e.SetCredentials("AKIASOMEONEELSE00001", "other")
 			}
-			usable, err := b.IsUsable(context.Background(), customID)
+			usable, err := b.IsUsable(t.Context(), customID)
 			if tt.wantStage != "" {
 				assertStage(t, err, tt.wantStage, tt.wantErr...)
 				if strings.Contains(err.Error(), envSecret) {
@@ -65,7 +64,7 @@ func TestIsUsable(t *testing.T) {
 func TestLookup(t *testing.T) {
 	b, e := newEmulatedBuilder(t)
 	e.SeedFailedCodeInterpreter(customID, "CREATE_FAILED", "CodeInterpreter role validation failed")
-	ci, err := b.Lookup(context.Background(), customID)
+	ci, err := b.Lookup(t.Context(), customID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +73,7 @@ func TestLookup(t *testing.T) {
 	if ci != want || ci.Ready() {
 		t.Errorf("Lookup = %+v, want %+v", ci, want)
 	}
-	_, err = b.Lookup(context.Background(), "missing-a1b2c3d4e5")
+	_, err = b.Lookup(t.Context(), "missing-a1b2c3d4e5")
 	if !errors.Is(err, ErrNotFound) {
 		t.Errorf("missing interpreter: want ErrNotFound, got %v", err)
 	}
@@ -96,7 +95,7 @@ func TestBuildIsUnsupported(t *testing.T) {
 			if tt.seed != "" {
 				e.SeedFailedCodeInterpreter(customID, tt.seed, tt.reason)
 			}
-			got, err := b.Build(context.Background(), builders.TemplateSpec{TemplateID: customID})
+			got, err := b.Build(t.Context(), builders.TemplateSpec{TemplateID: customID})
 			if err != nil || got.Status != builders.StatusUnsupported || got.TemplateRef != nil || got.Stage != builders.StageTemplateBuild {
 				t.Fatalf("Build = %+v, %v: want UNSUPPORTED with a nil ref and error", got, err)
 			}
@@ -127,7 +126,7 @@ func TestEnsure(t *testing.T) {
 			if tt.seed != "" {
 				e.SeedCodeInterpreter(awsemu.SystemCodeInterpreterID, tt.seed)
 			}
-			got := builders.Ensure(context.Background(), b, builders.TemplateSpec{TemplateID: awsemu.SystemCodeInterpreterID, ForceRebuild: tt.force})
+			got := builders.Ensure(t.Context(), b, builders.TemplateSpec{TemplateID: awsemu.SystemCodeInterpreterID, ForceRebuild: tt.force})
 			if got.Status != tt.wantStatus {
 				t.Fatalf("Ensure = %+v, want %s", got, tt.wantStatus)
 			}
@@ -145,7 +144,7 @@ func TestEnsure(t *testing.T) {
 func TestEnsureAccessDeniedFailsAtAPIAuth(t *testing.T) {
 	b, e := newEmulatedBuilder(t)
 	e.DenyAccess("GetCodeInterpreter")
-	got := builders.Ensure(context.Background(), b, builders.TemplateSpec{TemplateID: customID})
+	got := builders.Ensure(t.Context(), b, builders.TemplateSpec{TemplateID: customID})
 	t.Logf("result: %+v", got)
 	if got.Status != builders.StatusFailed || got.Stage != builders.StageAPIAuth || !strings.Contains(got.Detail, "AccessDeniedException") {
 		t.Errorf("Ensure = %+v, want FAILED at API_AUTH", got)

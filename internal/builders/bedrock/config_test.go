@@ -1,7 +1,6 @@
 package bedrock
 
 import (
-	"context"
 	"os"
 	"testing"
 
@@ -52,11 +51,11 @@ func TestNewConfigSources(t *testing.T) {
 			configFile, credentialsFile := isolateAWS(t)
 			e := awsemu.NewTestServer(t, awsemu.Options{})
 			e.SeedCodeInterpreter(awsemu.SystemCodeInterpreterID, "READY")
-			b, err := New(context.Background(), tt.config(t, e.URL, configFile, credentialsFile))
+			b, err := New(t.Context(), tt.config(t, e.URL, configFile, credentialsFile))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if usable, err := b.IsUsable(context.Background(), awsemu.SystemCodeInterpreterID); err != nil || !usable {
+			if usable, err := b.IsUsable(t.Context(), awsemu.SystemCodeInterpreterID); err != nil || !usable {
 				t.Fatalf("IsUsable = %v, %v", usable, err)
 			}
 			reqs := e.Requests()
@@ -71,13 +70,13 @@ func TestNewErrors(t *testing.T) {
 	t.Run("no region", func(t *testing.T) {
 		isolateAWS(t)
 		t.Setenv("AWS_REGION", "")
-		if _, err := New(context.Background(), Config{}); err == nil {
+		if _, err := New(t.Context(), Config{}); err == nil {
 			t.Fatal("want an error without a region")
 		}
 	})
 	t.Run("unknown profile", func(t *testing.T) {
 		isolateAWS(t)
-		if _, err := New(context.Background(), Config{Profile: "nope"}); err == nil {
+		if _, err := New(t.Context(), Config{Profile: "nope"}); err == nil {
 			t.Fatal("want an error for a profile that is not configured")
 		}
 	})
@@ -88,11 +87,11 @@ func TestNoCredentialsIsAnAuthError(t *testing.T) {
 	t.Setenv("AWS_ACCESS_KEY_ID", "")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "")
 	e := awsemu.NewTestServer(t, awsemu.Options{})
-	b, err := New(context.Background(), Config{Endpoint: e.URL})
+	b, err := New(t.Context(), Config{Endpoint: e.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = b.IsUsable(context.Background(), awsemu.SystemCodeInterpreterID)
+	_, err = b.IsUsable(t.Context(), awsemu.SystemCodeInterpreterID)
 	t.Logf("error: %v", err)
 	assertStage(t, err, builders.StageAPIAuth, "no usable AWS credentials")
 	if len(e.Requests()) != 0 {

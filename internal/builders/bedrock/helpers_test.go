@@ -1,7 +1,6 @@
 package bedrock
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,7 +45,7 @@ func newEmulatedBuilder(t *testing.T) (*Builder, *awsemu.Emulator) {
 	t.Helper()
 	isolateAWS(t)
 	e := awsemu.NewTestServer(t, awsemu.Options{AccessKeyID: envKeyID, SecretAccessKey: envSecret})
-	b, err := New(context.Background(), Config{Endpoint: e.URL})
+	b, err := New(t.Context(), Config{Endpoint: e.URL})
 	if err != nil {
 		t.Fatal(err)
 	}

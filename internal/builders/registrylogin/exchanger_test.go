@@ -1,7 +1,6 @@
 package registrylogin
 
 import (
-	"context"
 	"testing"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
@@ -25,7 +24,7 @@ func TestLoginWithoutExchange(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			user, pass, err := Exchanger{}.Login(context.Background(), "registry.example.com/app:1", tt.auth)
+			user, pass, err := Exchanger{}.Login(t.Context(), "registry.example.com/app:1", tt.auth)
 			if tt.wantStage != "" {
 				assertStage(t, err, tt.wantStage)
 				return

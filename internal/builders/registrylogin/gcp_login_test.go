@@ -1,7 +1,6 @@
 package registrylogin
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -62,7 +61,7 @@ func TestGCPLoginExchangesTheKey(t *testing.T) {
 				t.Fatal(err)
 			}
 			transport := &countingTransport{}
-			user, pass, err := Exchanger{HTTPClient: &http.Client{Transport: transport}}.Login(context.Background(), garImage, auth)
+			user, pass, err := Exchanger{HTTPClient: &http.Client{Transport: transport}}.Login(t.Context(), garImage, auth)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,7 +109,7 @@ func TestGCPLoginFailures(t *testing.T) {
 				tt.fail()
 			}
 			auth := &builders.RegistryAuth{GCP: &builders.GCPAuth{ServiceAccountJSON: builders.NewSecret(tt.value)}}
-			_, _, err := Exchanger{}.Login(context.Background(), garImage, auth)
+			_, _, err := Exchanger{}.Login(t.Context(), garImage, auth)
 			t.Logf("error: %v", err)
 			assertStage(t, err, tt.wantStage, tt.want...)
 			assertNoSecret(t, err, tt.secrets...)

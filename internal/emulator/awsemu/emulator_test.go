@@ -1,7 +1,6 @@
 package awsemu
 
 import (
-	"context"
 	"encoding/base64"
 	"errors"
 	"net/http"
@@ -54,7 +53,7 @@ func apiErrorCode(err error) string {
 func TestECRGetAuthorizationTokenRoundTrip(t *testing.T) {
 	e := newEmulator(t)
 	e.IssueToken("AWS", "pw:with:colons")
-	out, err := ecrClient(e, "eu-west-1", testKeyID, testSecret).GetAuthorizationToken(context.Background(),
+	out, err := ecrClient(e, "eu-west-1", testKeyID, testSecret).GetAuthorizationToken(t.Context(),
 		&ecr.GetAuthorizationTokenInput{RegistryIds: []string{"210987654321"}})
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +84,7 @@ func TestECRGetAuthorizationTokenRoundTrip(t *testing.T) {
 
 func TestECRDefaultRegistry(t *testing.T) {
 	e := newEmulator(t)
-	out, err := ecrClient(e, "us-east-2", testKeyID, testSecret).GetAuthorizationToken(context.Background(), &ecr.GetAuthorizationTokenInput{})
+	out, err := ecrClient(e, "us-east-2", testKeyID, testSecret).GetAuthorizationToken(t.Context(), &ecr.GetAuthorizationTokenInput{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,8 +110,8 @@ func TestAuthenticationFailures(t *testing.T) {
 				e.DenyAccess("GetAuthorizationToken")
 				e.DenyAccess("GetCodeInterpreter")
 			}
-			_, ecrErr := ecrClient(e, "us-east-1", tt.keyID, tt.secret).GetAuthorizationToken(context.Background(), &ecr.GetAuthorizationTokenInput{})
-			_, acErr := agentCoreClient(e, "us-east-1", tt.keyID, tt.secret).GetCodeInterpreter(context.Background(),
+			_, ecrErr := ecrClient(e, "us-east-1", tt.keyID, tt.secret).GetAuthorizationToken(t.Context(), &ecr.GetAuthorizationTokenInput{})
+			_, acErr := agentCoreClient(e, "us-east-1", tt.keyID, tt.secret).GetCodeInterpreter(t.Context(),
 				&bedrockagentcorecontrol.GetCodeInterpreterInput{CodeInterpreterId: aws.String(SystemCodeInterpreterID)})
 			for api, err := range map[string]error{"ecr": ecrErr, "agentcore": acErr} {
 				if code := apiErrorCode(err); code != tt.wantCode {
@@ -130,7 +129,7 @@ func TestAuthenticationFailures(t *testing.T) {
 
 func TestAnyCredentialsWithoutSetCredentials(t *testing.T) {
 	e := NewTestServer(t, Options{})
-	if _, err := ecrClient(e, "us-east-1", "AKIAANY", "any").GetAuthorizationToken(context.Background(), &ecr.GetAuthorizationTokenInput{}); err != nil {
+	if _, err := ecrClient(e, "us-east-1", "AKIAANY", "any").GetAuthorizationToken(t.Context(), &ecr.GetAuthorizationTokenInput{}); err != nil {
 		t.Fatalf("without SetCredentials any signed request is accepted: %v", err)
 	}
 }
@@ -153,7 +152,7 @@ func TestGetCodeInterpreterRoundTrip(t *testing.T) {
 	e.SeedCodeInterpreter(SystemCodeInterpreterID, "READY")
 	client := agentCoreClient(e, "us-west-2", testKeyID, testSecret)
 
-	out, err := client.GetCodeInterpreter(context.Background(), &bedrockagentcorecontrol.GetCodeInterpreterInput{CodeInterpreterId: aws.String("my_interp-abcdefghij")})
+	out, err := client.GetCodeInterpreter(t.Context(), &bedrockagentcorecontrol.GetCodeInterpreterInput{CodeInterpreterId: aws.String("my_interp-abcdefghij")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +169,7 @@ func TestGetCodeInterpreterRoundTrip(t *testing.T) {
 		t.Errorf("network configuration = %+v", out.NetworkConfiguration)
 	}
 
-	system, err := client.GetCodeInterpreter(context.Background(), &bedrockagentcorecontrol.GetCodeInterpreterInput{CodeInterpreterId: aws.String(SystemCodeInterpreterID)})
+	system, err := client.GetCodeInterpreter(t.Context(), &bedrockagentcorecontrol.GetCodeInterpreterInput{CodeInterpreterId: aws.String(SystemCodeInterpreterID)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +177,7 @@ func TestGetCodeInterpreterRoundTrip(t *testing.T) {
 		t.Errorf("system interpreter = %s %s", system.Status, aws.ToString(system.CodeInterpreterArn))
 	}
 
-	_, err = client.GetCodeInterpreter(context.Background(), &bedrockagentcorecontrol.GetCodeInterpreterInput{CodeInterpreterId: aws.String("missing-abcdefghij")})
+	_, err = client.GetCodeInterpreter(t.Context(), &bedrockagentcorecontrol.GetCodeInterpreterInput{CodeInterpreterId: aws.String("missing-abcdefghij")})
 	var notFound *agentcoretypes.ResourceNotFoundException
 	if !errors.As(err, &notFound) {
 		t.Errorf("missing interpreter: want ResourceNotFoundException, got %v", err)
@@ -194,7 +193,7 @@ func TestStartAndClose(t *testing.T) {
 	if err := e.Start("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ecrClient(e, "us-east-1", "AKIA", "s").GetAuthorizationToken(context.Background(), &ecr.GetAuthorizationTokenInput{}); err != nil {
+	if _, err := ecrClient(e, "us-east-1", "AKIA", "s").GetAuthorizationToken(t.Context(), &ecr.GetAuthorizationTokenInput{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.Close(); err != nil {

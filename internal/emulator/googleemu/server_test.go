@@ -1,7 +1,6 @@
 package googleemu
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -15,7 +14,7 @@ import (
 
 func fetchToken(t *testing.T, keyJSON string, scopes ...string) (*oauth2.Token, error) {
 	t.Helper()
-	creds, err := google.CredentialsFromJSONWithType(context.Background(), []byte(keyJSON), google.ServiceAccount, scopes...)
+	creds, err := google.CredentialsFromJSONWithType(t.Context(), []byte(keyJSON), google.ServiceAccount, scopes...)
 	if err != nil {
 		t.Fatalf("credentials: %v", err)
 	}
