@@ -93,7 +93,7 @@ func TestEnsureBranches(t *testing.T) {
 				return TemplateBuildResult{}, errors.New("forced build failed")
 			}, wantStatus: StatusFailed, wantStage: StageTemplateBuild, wantBuilds: 1},
 		{name: "build panics: FAILED at INTERNAL", spec: pySpec,
-			build: func(context.Context, *fakeBuilder, TemplateSpec) (TemplateBuildResult, error) { panic("nil map") },
+			build:      func(context.Context, *fakeBuilder, TemplateSpec) (TemplateBuildResult, error) { panic("nil map") },
 			wantStatus: StatusFailed, wantStage: StageInternal, wantBuilds: 1, wantDetail: "panic in builder"},
 		{name: "lookup error: FAILED at TEMPLATE_LOOKUP", spec: pySpec, usableErr: errors.New("connection refused"), build: buildsOK,
 			wantStatus: StatusFailed, wantStage: StageTemplateLookup, wantBuilds: 0, wantDetail: "connection refused"},

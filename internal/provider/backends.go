@@ -2,8 +2,8 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"os"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -109,10 +109,11 @@ func (b *backends) bedrock(ctx context.Context) (builders.Builder, error) {
 			setString(&cfg.Endpoint, c.Endpoints.BedrockAgentCoreControl)
 		}
 	}
-	if cfg.Region == "" && os.Getenv("AWS_REGION") == "" && os.Getenv("AWS_DEFAULT_REGION") == "" && cfg.Profile == "" && os.Getenv("AWS_PROFILE") == "" {
+	built, err := bedrock.New(ctx, cfg)
+	if errors.Is(err, bedrock.ErrNoRegion) {
 		return nil, &missingSettingError{Backend: builders.ProviderBedrock, Setting: "aws.region", EnvVar: "AWS_REGION"}
 	}
-	return bedrock.New(ctx, cfg)
+	return built, err
 }
 
 func (b *backends) userAgent() string {

@@ -23,6 +23,9 @@ type Config struct {
 	AWSConfig *aws.Config
 }
 
+// ErrNoRegion is returned by New when neither the config nor the AWS default chain names a region.
+var ErrNoRegion = errors.New("bedrock: no AWS region: set region in the provider or AWS_REGION (code interpreters are regional)")
+
 // New returns a builder for the configured account and region. It makes no request.
 func New(ctx context.Context, cfg Config) (*Builder, error) {
 	awsCfg, err := cfg.awsConfig(ctx)
@@ -30,7 +33,7 @@ func New(ctx context.Context, cfg Config) (*Builder, error) {
 		return nil, err
 	}
 	if awsCfg.Region == "" {
-		return nil, errors.New("bedrock: no AWS region: set region in the provider or AWS_REGION (code interpreters are regional)")
+		return nil, ErrNoRegion
 	}
 	client := bedrockagentcorecontrol.NewFromConfig(awsCfg, func(o *bedrockagentcorecontrol.Options) {
 		if cfg.Endpoint != "" {
