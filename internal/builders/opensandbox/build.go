@@ -1,0 +1,132 @@
+package opensandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
+
+// cleanupTimeout bounds deleting the builder sandbox, on a context of its own so that a cancelled
+// or expired build still cleans up.
+const cleanupTimeout = 30 * time.Second
+
+// Build makes the template: sandbox from image, packages, snapshot named spec.TemplateID. The
+// builder sandbox is deleted on every path. See the package doc for duplicates.
+func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec) (builders.TemplateBuildResult, error) {
+	logs := &buildLog{}
+	logs.warnings(spec)
+	auth, err := b.imageAuthFor(ctx, spec.Image, spec.RegistryAuth)
+	if err != nil {
+		return builders.TemplateBuildResult{}, builders.AtStage(builders.StageOf(err, builders.StageRegistryAuth), err, logs.lines...)
+	}
+
+	sb, err := b.api.createSandbox(ctx, createSandboxRequest{
+		Image:      imageSpec{URI: spec.Image, Auth: auth},
+		Entrypoint: entrypoint(spec.StartCmd), ResourceLimits: DefaultResourceLimits,
+		Metadata: builderMetadata(spec.TemplateID), Timeout: sandboxTimeoutSeconds(ctx),
+	})
+	if err != nil {
+		return builders.TemplateBuildResult{}, atStage(createStage(err), fmt.Errorf("creating the builder sandbox: %w", err), logs.lines...)
+	}
+	logs.addf("builder sandbox %s created from %s", sb.ID, spec.Image)
+	cleaned := false
+	defer func() { // a panic further down must not leak the sandbox either
+		if !cleaned {
+			b.deleteBuilderSandbox(ctx, sb.ID, logs)
+		}
+	}()
+
+	snap, err := b.prepareAndSnapshot(ctx, sb.ID, spec, logs)
+	b.deleteBuilderSandbox(ctx, sb.ID, logs)
+	cleaned = true
+	if err != nil {
+		return builders.TemplateBuildResult{}, b.failed(ctx, err, snap, logs)
+	}
+	b.deleteOlderSnapshots(ctx, spec.TemplateID, snap.ID, logs)
+	logs.addf("snapshot %s (%s) is Ready", spec.TemplateID, snap.ID)
+	return builders.Succeeded(builders.ProviderOpenSandbox, spec.TemplateID, logs.lines), nil
+}
+
+// prepareAndSnapshot runs steps 1–3 of the package doc on a created sandbox. The snapshot is
+// returned (with an id) as soon as it exists, also when waiting for it then fails.
+func (b *Builder) prepareAndSnapshot(ctx context.Context, sandboxID string, spec builders.TemplateSpec, logs *buildLog) (snapshot, error) {
+	if err := b.waitRunning(ctx, sandboxID); err != nil {
+		return snapshot{}, err
+	}
+	logs.addf("builder sandbox %s is Running", sandboxID)
+	if len(spec.Packages) > 0 {
+		if err := b.installPackages(ctx, sandboxID, spec.Packages, logs); err != nil {
+			return snapshot{}, err
+		}
+	}
+	snap, err := b.api.createSnapshot(ctx, sandboxID, spec.TemplateID)
+	if err != nil {
+		return snapshot{}, atStage(builders.StageSnapshot, fmt.Errorf("creating snapshot %s: %w", spec.TemplateID, err))
+	}
+	logs.addf("snapshot %s (%s) created", spec.TemplateID, snap.ID)
+	builders.NotifyCreated(ctx, builders.TemplateRef{Provider: builders.ProviderOpenSandbox, Value: spec.TemplateID})
+	return snap, b.waitSnapshotReady(ctx, snap.ID)
+}
+
+func (b *Builder) installPackages(ctx context.Context, sandboxID string, packages []string, logs *buildLog) error {
+	ex, err := b.api.execd(ctx, sandboxID)
+	if err != nil {
+		return atStage(builders.StageTemplateBuild, fmt.Errorf("reaching execd: %w", err))
+	}
+	if err := ex.waitReady(ctx, b.pollInterval); err != nil {
+		return atStage(builders.StageTemplateBuild, err)
+	}
+	req := installCommand(ctx, packages)
+	logs.add("$ " + req.Command)
+	result, err := ex.run(ctx, req)
+	logs.output(result.Output)
+	if err != nil {
+		return atStage(builders.StageTemplateBuild, fmt.Errorf("installing packages: %w", err))
+	}
+	if result.Error != "" {
+		return atStage(builders.StageTemplateBuild, fmt.Errorf("installing packages failed (%s); see the logs", result.Error))
+	}
+	return nil
+}
+
+// failed attaches the logs to err and removes a snapshot that ended Failed: it can never be used,
+// and IsUsable ignores it anyway. A snapshot interrupted while Creating stays; Delete handles it.
+func (b *Builder) failed(ctx context.Context, err error, snap snapshot, logs *buildLog) error {
+	if snap.ID != "" && builders.StageOf(err, "") == builders.StageSnapshot {
+		cleanupCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+		defer cancel()
+		if delErr := b.api.deleteSnapshot(cleanupCtx, snap.ID); delErr != nil && !IsNotFound(delErr) {
+			logs.addf("warning: could not delete the failed snapshot %s: %v", snap.ID, delErr)
+		}
+	}
+	var se *builders.StageError
+	if errors.As(err, &se) && se == err {
+		return builders.AtStage(se.Stage, se.Err, logs.lines...)
+	}
+	return builders.AtStage(builders.StageOf(err, builders.StageTemplateBuild), err, logs.lines...)
+}
+
+// deleteBuilderSandbox runs on every path out of Build, before the result is made (so its
+// outcome is in the logs), on a fresh context: the build's may be
+// cancelled or past its deadline. A failure is logged, not fatal: the sandbox expires by its TTL.
+func (b *Builder) deleteBuilderSandbox(ctx context.Context, id string, logs *buildLog) {
+	cleanupCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+	defer cancel()
+	if err := b.api.deleteSandbox(cleanupCtx, id); err != nil && !IsNotFound(err) {
+		logs.addf("warning: could not delete builder sandbox %s (it expires on its own): %v", id, err)
+		return
+	}
+	logs.addf("builder sandbox %s deleted", id)
+}
+
+// createStage tells an image pull failure reported synchronously (the Docker runtime answers
+// POST /sandboxes with 500 DOCKER::SANDBOX_IMAGE_PULL_FAILED) from other create failures.
+func createStage(err error) builders.Stage {
+	if e, ok := asAPIError(err); ok && isImagePullFailure(e.Code, e.Message) {
+		return builders.StageImagePull
+	}
+	return builders.StageTemplateCreate
+}

@@ -1,0 +1,48 @@
+package opensandbox
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
+
+// Builder makes OpenSandbox templates (named snapshots). It implements builders.Builder and
+// builders.Deleter.
+type Builder struct {
+	api           *client
+	pollInterval  time.Duration
+	registryLogin RegistryLoginFunc
+}
+
+var (
+	_ builders.Builder = (*Builder)(nil)
+	_ builders.Deleter = (*Builder)(nil)
+)
+
+// New validates cfg and returns a Builder. It makes no request.
+func New(cfg Config) (*Builder, error) {
+	base, err := cfg.lifecycleURL()
+	if err != nil {
+		return nil, builders.AtStage(builders.StageValidation, err)
+	}
+	httpClient := cfg.HTTPClient
+	if httpClient == nil {
+		httpClient = &http.Client{}
+	}
+	poll := cfg.PollInterval
+	if poll <= 0 {
+		poll = DefaultPollInterval
+	}
+	return &Builder{
+		api:           &client{base: base, apiKey: cfg.APIKey, http: httpClient, retryDelay: defaultRetryDelay},
+		pollInterval:  poll,
+		registryLogin: cfg.RegistryLogin,
+	}, nil
+}
+
+// Provider is opensandbox.
+func (b *Builder) Provider() builders.SandboxProvider { return builders.ProviderOpenSandbox }
+
+// SupportsBuild is true: templates are built as snapshots.
+func (b *Builder) SupportsBuild() bool { return true }

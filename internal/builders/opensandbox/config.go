@@ -1,0 +1,87 @@
+package opensandbox
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
+
+// Environment variables honoured by ConfigFromEnv; the names are the OpenSandbox SDKs'.
+const (
+	EnvAPIKey   = "OPEN_SANDBOX_API_KEY"
+	EnvDomain   = "OPEN_SANDBOX_DOMAIN"
+	EnvProtocol = "OPEN_SANDBOX_PROTOCOL"
+)
+
+// DefaultDomain is the SDKs' default server address (sdks/sandbox/go constants.go).
+const DefaultDomain = "localhost:8080"
+
+// DefaultPollInterval is how often sandbox and snapshot states are polled.
+const DefaultPollInterval = 2 * time.Second
+
+// RegistryLoginFunc turns AWS or GCP registry credentials into the basic login OpenSandbox takes
+// (registrylogin.Exchanger.Login has this signature).
+type RegistryLoginFunc func(ctx context.Context, image string, auth *builders.RegistryAuth) (username string, password builders.Secret, err error)
+
+// Config configures a Builder.
+type Config struct {
+	// BaseURL is the lifecycle API, e.g. http://host:8080/v1. It wins over Domain.
+	BaseURL string
+	// Domain is the server address as the SDKs take it ("host:8080", or with a scheme); the
+	// lifecycle API is then <scheme>://<domain>/v1, the scheme defaulting to http. With neither
+	// BaseURL nor Domain, DefaultDomain is used, as the SDKs do.
+	Domain string
+	// APIKey is sent as OPEN-SANDBOX-API-KEY; empty sends no key (a server without auth).
+	APIKey builders.Secret
+	// HTTPClient is used for every call; nil means a client without a global timeout (execd
+	// streams may run long; contexts bound every call).
+	HTTPClient *http.Client
+	// PollInterval between state polls; zero means DefaultPollInterval.
+	PollInterval time.Duration
+	// RegistryLogin exchanges AWS and GCP registry credentials; basic auth never calls it.
+	RegistryLogin RegistryLoginFunc
+}
+
+// ConfigFromEnv returns a Config from OPEN_SANDBOX_API_KEY, OPEN_SANDBOX_DOMAIN and
+// OPEN_SANDBOX_PROTOCOL (applied to a domain given without a scheme).
+func ConfigFromEnv() Config {
+	domain := os.Getenv(EnvDomain)
+	if protocol := os.Getenv(EnvProtocol); protocol != "" && domain != "" && !hasScheme(domain) {
+		domain = protocol + "://" + domain
+	}
+	cfg := Config{Domain: domain}
+	if key := os.Getenv(EnvAPIKey); key != "" {
+		cfg.APIKey = builders.NewSecret(key)
+	}
+	return cfg
+}
+
+// lifecycleURL resolves BaseURL, or Domain the way the SDKs' GetBaseURL + "/v1" does.
+func (c Config) lifecycleURL() (*url.URL, error) {
+	raw := strings.TrimRight(c.BaseURL, "/")
+	if raw == "" {
+		domain := c.Domain
+		if domain == "" {
+			domain = DefaultDomain
+		}
+		if !hasScheme(domain) {
+			domain = "http://" + domain
+		}
+		raw = strings.TrimRight(domain, "/") + "/v1"
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("opensandbox: %q is not an http(s) URL for the lifecycle API", raw)
+	}
+	return u, nil
+}
+
+func hasScheme(s string) bool {
+	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
+}

@@ -1,0 +1,173 @@
+package opensandbox
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// ExecdPort is the port of execd inside every sandbox (Go SDK DefaultExecdPort).
+const ExecdPort = 44772
+
+// execdReadyTimeout bounds the wait for execd's /ping after Running (the SDK waits 30s).
+const execdReadyTimeout = 60 * time.Second
+
+// execd is one sandbox's execd, reached through the lifecycle endpoint API. The endpoint's headers
+// (the X-EXECD-ACCESS-TOKEN among them) go on every request, as the SDKs forward them; the
+// lifecycle API key never does.
+type execd struct {
+	base    string
+	headers map[string]string
+	http    *http.Client
+}
+
+func (c *client) execd(ctx context.Context, sandboxID string) (*execd, error) {
+	ep, err := c.endpoint(ctx, sandboxID, ExecdPort)
+	if err != nil {
+		return nil, err
+	}
+	base := strings.TrimRight(ep.Endpoint, "/")
+	if !hasScheme(base) {
+		base = c.base.Scheme + "://" + base // the server returns host/path without a scheme
+	}
+	return &execd{base: base, headers: ep.Headers, http: c.http}, nil
+}
+
+// waitReady polls /ping: execd can start serving a moment after the sandbox is Running.
+func (e *execd) waitReady(ctx context.Context, interval time.Duration) error {
+	ctx, cancel := context.WithTimeoutCause(ctx, execdReadyTimeout, errors.New("execd did not answer /ping"))
+	defer cancel()
+	for {
+		resp, err := e.do(ctx, http.MethodGet, "/ping", nil)
+		if err == nil {
+			drain(resp)
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		if err := sleep(ctx, interval); err != nil {
+			return fmt.Errorf("opensandbox: waiting for execd: %w (%w)", err, context.Cause(ctx))
+		}
+	}
+}
+
+// commandResult is the outcome of one foreground command.
+type commandResult struct {
+	ExitCode int // -1 when execd reported an error without an exit code
+	Error    string
+	Output   []string // stdout and stderr lines, in arrival order, stderr prefixed
+}
+
+// run executes a foreground command and reads execd's event stream to its end.
+func (e *execd) run(ctx context.Context, req runCommandRequest) (commandResult, error) {
+	body, err := json.Marshal(req)
+	if err != nil {
+		return commandResult{}, err
+	}
+	resp, err := e.do(ctx, http.MethodPost, "/command", body)
+	if err != nil {
+		return commandResult{}, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		defer drain(resp)
+		errBody, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		return commandResult{}, parseAPIError(resp, errBody, http.MethodPost, "execd /command")
+	}
+	defer drain(resp)
+	return readCommandStream(resp.Body)
+}
+
+type runCommandRequest struct {
+	Command string            `json:"command"`
+	Timeout int64             `json:"timeout,omitempty"` // milliseconds
+	Envs    map[string]string `json:"envs,omitempty"`
+}
+
+// streamEvent is execd's ServerStreamEvent, the fields a command stream uses.
+type streamEvent struct {
+	Type  string `json:"type"`
+	Text  string `json:"text"`
+	Error *struct {
+		EName  string `json:"ename"`
+		EValue string `json:"evalue"`
+	} `json:"error"`
+}
+
+// readCommandStream parses execd's stream: raw JSON events separated by blank lines (execd) or
+// SSE "data:" lines (the spec's media type). A command succeeded when execution_complete came and
+// no error event did; execd sends a non-zero exit as an error event whose evalue is the code.
+func readCommandStream(r io.Reader) (commandResult, error) {
+	scanner := bufio.NewScanner(r)
+	scanner.Buffer(make([]byte, 64<<10), 16<<20)
+	var result commandResult
+	complete, failed := false, false
+	for scanner.Scan() {
+		line := bytes.TrimSpace(scanner.Bytes())
+		line = bytes.TrimSpace(bytes.TrimPrefix(line, []byte("data:")))
+		if len(line) == 0 || line[0] != '{' {
+			continue // blank separators, comments, event:/id: fields
+		}
+		var ev streamEvent
+		if json.Unmarshal(line, &ev) != nil {
+			continue
+		}
+		switch ev.Type {
+		case "stdout":
+			result.Output = append(result.Output, strings.TrimRight(ev.Text, "\n"))
+		case "stderr":
+			result.Output = append(result.Output, "stderr: "+strings.TrimRight(ev.Text, "\n"))
+		case "error":
+			failed = true
+			result.ExitCode, result.Error = exitCodeOf(ev)
+		case "execution_complete":
+			complete = true
+		}
+	}
+	if err := scanner.Err(); err != nil {
+		return result, fmt.Errorf("opensandbox: reading the command stream: %w", err)
+	}
+	if !failed && !complete {
+		return result, errors.New("opensandbox: the command stream ended before the command completed")
+	}
+	return result, nil
+}
+
+func exitCodeOf(ev streamEvent) (int, string) {
+	if ev.Error == nil {
+		return -1, "command failed"
+	}
+	var code int
+	if _, err := fmt.Sscanf(ev.Error.EValue, "%d", &code); err == nil && code != 0 {
+		return code, fmt.Sprintf("exit code %d", code)
+	}
+	return -1, strings.TrimSpace(ev.Error.EName + ": " + ev.Error.EValue)
+}
+
+func (e *execd) do(ctx context.Context, method, path string, body []byte) (*http.Response, error) {
+	var reader io.Reader
+	if body != nil {
+		reader = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, e.base+path, reader)
+	if err != nil {
+		return nil, fmt.Errorf("opensandbox: execd %s: %w", path, err)
+	}
+	for k, v := range e.headers {
+		req.Header.Set(k, v)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := e.http.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("opensandbox: execd %s %s: %w", method, path, unwrapURLError(err))
+	}
+	return resp, nil
+}

@@ -1,0 +1,74 @@
+package opensandbox
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+)
+
+// snapshotPageSize stays under the server's cap of 200 for GET /snapshots.
+const snapshotPageSize = 100
+
+// maxSnapshotPages bounds paging, in case a server keeps answering hasNextPage.
+const maxSnapshotPages = 1000
+
+func (c *client) createSandbox(ctx context.Context, req createSandboxRequest) (sandbox, error) {
+	var out sandbox
+	return out, c.call(ctx, http.MethodPost, "sandboxes", nil, req, &out)
+}
+
+func (c *client) getSandbox(ctx context.Context, id string) (sandbox, error) {
+	var out sandbox
+	return out, c.call(ctx, http.MethodGet, "sandboxes/"+url.PathEscape(id), nil, nil, &out)
+}
+
+func (c *client) deleteSandbox(ctx context.Context, id string) error {
+	return c.call(ctx, http.MethodDelete, "sandboxes/"+url.PathEscape(id), nil, nil, nil)
+}
+
+func (c *client) endpoint(ctx context.Context, sandboxID string, port int) (endpoint, error) {
+	var out endpoint
+	path := "sandboxes/" + url.PathEscape(sandboxID) + "/endpoints/" + strconv.Itoa(port)
+	return out, c.call(ctx, http.MethodGet, path, nil, nil, &out)
+}
+
+func (c *client) createSnapshot(ctx context.Context, sandboxID, name string) (snapshot, error) {
+	var out snapshot
+	body := map[string]string{"name": name}
+	return out, c.call(ctx, http.MethodPost, "sandboxes/"+url.PathEscape(sandboxID)+"/snapshots", nil, body, &out)
+}
+
+func (c *client) getSnapshot(ctx context.Context, id string) (snapshot, error) {
+	var out snapshot
+	return out, c.call(ctx, http.MethodGet, "snapshots/"+url.PathEscape(id), nil, nil, &out)
+}
+
+func (c *client) deleteSnapshot(ctx context.Context, id string) error {
+	return c.call(ctx, http.MethodDelete, "snapshots/"+url.PathEscape(id), nil, nil, nil)
+}
+
+// snapshotsNamed pages through GET /snapshots (which has no name filter) and keeps those named
+// name, optionally only in the given states (filtered by the server).
+func (c *client) snapshotsNamed(ctx context.Context, name string, states ...string) ([]snapshot, error) {
+	var named []snapshot
+	for page := 1; page <= maxSnapshotPages; page++ {
+		query := url.Values{"page": {strconv.Itoa(page)}, "pageSize": {strconv.Itoa(snapshotPageSize)}}
+		if len(states) > 0 {
+			query["state"] = states
+		}
+		var list snapshotList
+		if err := c.call(ctx, http.MethodGet, "snapshots", query, nil, &list); err != nil {
+			return nil, err
+		}
+		for _, s := range list.Items {
+			if s.Name == name {
+				named = append(named, s)
+			}
+		}
+		if !list.Pagination.HasNextPage || len(list.Items) == 0 {
+			break
+		}
+	}
+	return named, nil
+}

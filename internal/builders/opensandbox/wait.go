@@ -1,0 +1,81 @@
+package opensandbox
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
+
+// waitRunning polls the sandbox until Running. Failed (or stopping on its own) is an error: an
+// image pull reason is IMAGE_PULL, anything else TEMPLATE_CREATE. Unknown states are waited out,
+// as the spec asks clients to tolerate them.
+func (b *Builder) waitRunning(ctx context.Context, id string) error {
+	for {
+		sb, err := b.api.getSandbox(ctx, id)
+		if err != nil {
+			return atStage(builders.StageTemplateCreate, fmt.Errorf("waiting for builder sandbox %s: %w", id, err))
+		}
+		switch sb.Status.State {
+		case stateRunning:
+			return nil
+		case stateFailed, stateStopping, stateTerminated:
+			stage := builders.StageTemplateCreate
+			if isImagePullFailure(sb.Status.Reason, sb.Status.Message) {
+				stage = builders.StageImagePull
+			}
+			return builders.AtStage(stage, fmt.Errorf("builder sandbox %s is %s%s", id, sb.Status.State, describe(sb.Status)))
+		}
+		if err := sleep(ctx, b.pollInterval); err != nil {
+			return builders.AtStage(builders.StageTemplateCreate, fmt.Errorf("waiting for builder sandbox %s to run: %w", id, err))
+		}
+	}
+}
+
+// waitSnapshotReady polls the snapshot until Ready; Failed (or Deleting) is SNAPSHOT.
+func (b *Builder) waitSnapshotReady(ctx context.Context, id string) error {
+	for {
+		snap, err := b.api.getSnapshot(ctx, id)
+		if err != nil {
+			return atStage(builders.StageSnapshot, fmt.Errorf("waiting for snapshot %s: %w", id, err))
+		}
+		switch snap.Status.State {
+		case snapshotReady:
+			return nil
+		case snapshotFailed, snapshotDeleting:
+			return builders.AtStage(builders.StageSnapshot, fmt.Errorf("snapshot %s is %s%s", id, snap.Status.State, describe(snap.Status)))
+		}
+		if err := sleep(ctx, b.pollInterval); err != nil {
+			return builders.AtStage(builders.StageSnapshot, fmt.Errorf("waiting for snapshot %s to be Ready: %w", id, err))
+		}
+	}
+}
+
+func describe(s status) string {
+	parts := []string{}
+	for _, p := range []string{s.Reason, s.Message} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(parts, ": ")
+}
+
+// isImagePullFailure recognises pull failures in a reason, message or error code: Kubernetes'
+// ErrImagePull / ImagePullBackOff, Docker's DOCKER::SANDBOX_IMAGE_PULL_FAILED and "pull access
+// denied" messages.
+func isImagePullFailure(texts ...string) bool {
+	for _, t := range texts {
+		t = strings.ToLower(t)
+		for _, marker := range []string{"imagepull", "image_pull", "image pull", "pull image", "pull access denied", "failed to pull"} {
+			if strings.Contains(t, marker) {
+				return true
+			}
+		}
+	}
+	return false
+}

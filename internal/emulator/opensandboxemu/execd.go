@@ -1,0 +1,82 @@
+package opensandboxemu
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+)
+
+// ExecdPort is the port execd listens on inside a sandbox (Go SDK DefaultExecdPort).
+const ExecdPort = 44772
+
+// ExecdTokenHeader carries the execd access token (execd spec securitySchemes.AccessToken).
+const ExecdTokenHeader = "X-EXECD-ACCESS-TOKEN"
+
+// execd resolves the sandbox of an execd route and checks its access token.
+func (s *Server) execd(h func(http.ResponseWriter, *http.Request, *Sandbox)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		sb := s.liveSandbox(r.PathValue("sandboxId"), w)
+		s.mu.Unlock()
+		if sb == nil {
+			return
+		}
+		if r.Header.Get(ExecdTokenHeader) != sb.accessToken {
+			writeError(w, http.StatusUnauthorized, "UNAUTHORIZED", "missing or invalid "+ExecdTokenHeader)
+			return
+		}
+		h(w, r, sb)
+	}
+}
+
+func (s *Server) ping(w http.ResponseWriter, _ *http.Request, _ *Sandbox) {
+	w.WriteHeader(http.StatusOK)
+}
+
+// runCommand answers POST /command with execd's stream: one JSON event per block, each followed
+// by a blank line. A non-zero exit is an error event whose evalue is the exit code, as execd sends.
+func (s *Server) runCommand(w http.ResponseWriter, r *http.Request, sb *Sandbox) {
+	body, _ := io.ReadAll(r.Body)
+	var req struct {
+		Command *string           `json:"command"`
+		Envs    map[string]string `json:"envs"`
+		Timeout *int64            `json:"timeout"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil || req.Command == nil {
+		writeError(w, http.StatusBadRequest, "INVALID_REQUEST_BODY", "error parsing request, MAYBE invalid body format")
+		return
+	}
+	s.mu.Lock()
+	sb.Commands = append(sb.Commands, Command{Command: *req.Command, Envs: req.Envs, Timeout: req.Timeout})
+	id := fmt.Sprintf("cmd-%s-%d", sb.ID, len(sb.Commands))
+	s.mu.Unlock()
+
+	result := CommandResult{}
+	if s.opts.CommandResult != nil {
+		result = s.opts.CommandResult(*req.Command)
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	event := func(v map[string]any) {
+		v["timestamp"] = 1700000000000
+		b, _ := json.Marshal(v)
+		_, _ = w.Write(append(b, '\n', '\n'))
+	}
+	event(map[string]any{"type": "init", "text": id})
+	for _, line := range result.Stdout {
+		event(map[string]any{"type": "stdout", "text": line})
+	}
+	for _, line := range result.Stderr {
+		event(map[string]any{"type": "stderr", "text": line})
+	}
+	if result.ExitCode != 0 {
+		code := strconv.Itoa(result.ExitCode)
+		event(map[string]any{"type": "error", "error": map[string]any{
+			"ename": "CommandExecError", "evalue": code, "traceback": []string{"exit status " + code},
+		}})
+		return
+	}
+	event(map[string]any{"type": "execution_complete", "execution_time": 5})
+}

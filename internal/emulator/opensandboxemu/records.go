@@ -1,0 +1,72 @@
+package opensandboxemu
+
+import "time"
+
+// Sandbox is the emulator's record of one sandbox, including what the client sent.
+type Sandbox struct {
+	ID             string
+	Image          string
+	Auth           *ImageAuth // the exact credentials the sandbox was created with
+	SnapshotID     string
+	Entrypoint     []string
+	ResourceLimits map[string]string
+	Env            map[string]string
+	Metadata       map[string]string
+	Timeout        *int
+	State          string
+	Reason         string
+	Message        string
+	CreatedAt      time.Time
+	Deleted        bool
+	Commands       []Command // execd commands run in it, in order
+
+	polls       int
+	accessToken string
+}
+
+// Command is one execd command as received.
+type Command struct {
+	Command string
+	Envs    map[string]string
+	Timeout *int64
+}
+
+// Snapshot is the emulator's record of one snapshot.
+type Snapshot struct {
+	ID        string
+	SandboxID string
+	Name      string
+	State     string
+	Reason    string
+	Message   string
+	CreatedAt time.Time
+	Deleted   bool
+	// Commands are the commands that had run in the source sandbox when it was captured.
+	Commands []Command
+
+	polls int
+}
+
+// Sandbox and snapshot states (spec SandboxState / SnapshotState).
+const (
+	StatePending    = "Pending"
+	StateRunning    = "Running"
+	StateFailed     = "Failed"
+	StateTerminated = "Terminated"
+
+	SnapshotCreating = "Creating"
+	SnapshotReady    = "Ready"
+	SnapshotFailed   = "Failed"
+)
+
+func (s *Sandbox) clone() Sandbox {
+	c := *s
+	c.Commands = append([]Command(nil), s.Commands...)
+	return c
+}
+
+func (s *Snapshot) clone() Snapshot {
+	c := *s
+	c.Commands = append([]Command(nil), s.Commands...)
+	return c
+}

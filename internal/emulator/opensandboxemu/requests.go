@@ -1,0 +1,63 @@
+package opensandboxemu
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+)
+
+// Request is one request as the emulator received it.
+type Request struct {
+	Method string
+	Path   string
+	Query  string
+	Header http.Header
+	Body   []byte
+}
+
+func (s *Server) record(r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body})
+}
+
+// Requests returns every request received so far, in order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// Sandboxes returns every sandbox ever created, deleted ones included, in creation order.
+func (s *Server) Sandboxes() []Sandbox {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Sandbox, 0, len(s.sandboxes))
+	for _, sb := range s.sandboxes {
+		out = append(out, sb.clone())
+	}
+	return out
+}
+
+// Snapshots returns every snapshot ever created, deleted ones included, in creation order.
+func (s *Server) Snapshots() []Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Snapshot, 0, len(s.snapshots))
+	for _, sn := range s.snapshots {
+		out = append(out, sn.clone())
+	}
+	return out
+}
+
+// AddSnapshot seeds a snapshot in the given state (as if an earlier build had made it) and
+// returns its id.
+func (s *Server) AddSnapshot(name, state string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id, now := s.nextID("snap")
+	s.snapshots = append(s.snapshots, &Snapshot{ID: id, SandboxID: "seeded", Name: name, State: state, CreatedAt: now})
+	return id
+}
