@@ -20,7 +20,7 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec) (builde
 	logs.warnings(spec)
 	auth, err := b.imageAuthFor(ctx, spec.Image, spec.RegistryAuth)
 	if err != nil {
-		return builders.TemplateBuildResult{}, builders.AtStage(builders.StageOf(err, builders.StageRegistryAuth), err, logs.lines...)
+		return builders.TemplateBuildResult{}, withLogs(err, builders.StageRegistryAuth, logs)
 	}
 
 	sb, err := b.api.createSandbox(ctx, createSandboxRequest{
@@ -29,7 +29,7 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec) (builde
 		Metadata: builderMetadata(spec.TemplateID), Timeout: sandboxTimeoutSeconds(ctx),
 	})
 	if err != nil {
-		return builders.TemplateBuildResult{}, atStage(createStage(err), fmt.Errorf("creating the builder sandbox: %w", err), logs.lines...)
+		return builders.TemplateBuildResult{}, withLogs(atStage(createStage(err), fmt.Errorf("creating the builder sandbox: %w", err)), "", logs)
 	}
 	logs.addf("builder sandbox %s created from %s", sb.ID, spec.Image)
 	cleaned := false
@@ -102,11 +102,17 @@ func (b *Builder) failed(ctx context.Context, err error, snap snapshot, logs *bu
 			logs.addf("warning: could not delete the failed snapshot %s: %v", snap.ID, delErr)
 		}
 	}
+	return withLogs(err, builders.StageTemplateBuild, logs)
+}
+
+// withLogs attaches the build logs to err, keeping its stage (or fallback for a bare error)
+// without nesting a second stage prefix into the detail.
+func withLogs(err error, fallback builders.Stage, logs *buildLog) error {
 	var se *builders.StageError
 	if errors.As(err, &se) && se == err {
 		return builders.AtStage(se.Stage, se.Err, logs.lines...)
 	}
-	return builders.AtStage(builders.StageOf(err, builders.StageTemplateBuild), err, logs.lines...)
+	return builders.AtStage(builders.StageOf(err, fallback), err, logs.lines...)
 }
 
 // deleteBuilderSandbox runs on every path out of Build, before the result is made (so its

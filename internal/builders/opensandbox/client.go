@@ -36,11 +36,12 @@ type client struct {
 // 429 is retried for every call (the server refused it before doing anything); 5xx and transport
 // errors only for idempotent ones, since a retried POST could create a second sandbox or snapshot.
 func (c *client) call(ctx context.Context, method, path string, query url.Values, in, out any) error {
+	name := "/" + path // for messages, relative to the lifecycle base
 	var body []byte
 	if in != nil {
 		var err error
 		if body, err = json.Marshal(in); err != nil { // secrets are revealed only here
-			return fmt.Errorf("opensandbox: encoding %s %s: %w", method, path, err)
+			return fmt.Errorf("opensandbox: encoding %s %s: %w", method, name, err)
 		}
 	}
 	idempotent := method == http.MethodGet || method == http.MethodDelete
@@ -64,7 +65,7 @@ func (c *client) call(ctx context.Context, method, path string, query url.Values
 			}
 			continue
 		}
-		return decode(resp, method, path, out)
+		return decode(resp, method, name, out)
 	}
 }
 
@@ -77,7 +78,7 @@ func (c *client) send(ctx context.Context, method, path string, query url.Values
 	}
 	req, err := http.NewRequestWithContext(ctx, method, u.String(), reader)
 	if err != nil {
-		return nil, fmt.Errorf("opensandbox: %s %s: %w", method, path, err)
+		return nil, fmt.Errorf("opensandbox: %s /%s: %w", method, path, err)
 	}
 	req.Header.Set("Accept", "application/json")
 	if body != nil {
@@ -88,7 +89,7 @@ func (c *client) send(ctx context.Context, method, path string, query url.Values
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("opensandbox: %s %s: %w", method, path, unwrapURLError(err))
+		return nil, fmt.Errorf("opensandbox: %s /%s: %w", method, path, unwrapURLError(err))
 	}
 	return resp, nil
 }

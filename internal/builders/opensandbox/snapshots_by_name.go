@@ -45,7 +45,7 @@ func newer(a, b snapshot) int {
 }
 
 // Delete removes every snapshot named templateID. Gone already is fine; one still Creating (the
-// server refuses with 409) is retried each poll interval until it settles or ctx ends.
+// server refuses with 409) is polled and retried until it settles or ctx ends.
 func (b *Builder) Delete(ctx context.Context, templateID string) error {
 	named, err := b.api.snapshotsNamed(ctx, templateID)
 	if err != nil {
@@ -70,6 +70,10 @@ func (b *Builder) deleteSettledSnapshot(ctx context.Context, id string) error {
 		}
 		if err := sleep(ctx, b.pollInterval); err != nil {
 			return err
+		}
+		// Poll it (as for any wait) before trying again; it may have gone meanwhile.
+		if _, err := b.api.getSnapshot(ctx, id); IsNotFound(err) {
+			return nil
 		}
 	}
 }
