@@ -1,0 +1,105 @@
+package opensandbox
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/opensandboxemu"
+)
+
+func TestRetriesAreBoundedAndOnlyWhereSafe(t *testing.T) {
+	ctx := context.Background()
+	t.Run("idempotent lookups retry 5xx and 429", func(t *testing.T) {
+		h := newHarness(t, opensandboxemu.Options{})
+		h.emu.InjectFault(opensandboxemu.Fault{Method: "GET", PathPrefix: "/snapshots", Status: 503, Count: 2})
+		h.emu.InjectFault(opensandboxemu.Fault{Method: "GET", PathPrefix: "/snapshots", Status: 429, Count: 1, RetryAfter: "0"})
+		if _, err := h.b.IsUsable(ctx, "py"); err != nil {
+			t.Fatal(err)
+		}
+		if n := h.count("GET", "/snapshots"); n != 4 {
+			t.Errorf("%d GETs, want 3 failures and 1 success", n)
+		}
+	})
+	t.Run("give up after the budget", func(t *testing.T) {
+		h := newHarness(t, opensandboxemu.Options{})
+		h.emu.InjectFault(opensandboxemu.Fault{Method: "GET", PathPrefix: "/snapshots", Status: 500, Count: 100})
+		_, err := h.b.IsUsable(ctx, "py")
+		if err == nil || !strings.Contains(err.Error(), "HTTP 500") || h.count("GET", "/snapshots") != maxAttempts {
+			t.Errorf("err = %v after %d attempts, want HTTP 500 after %d", err, h.count("GET", "/snapshots"), maxAttempts)
+		}
+	})
+	t.Run("a create is retried on 429 only", func(t *testing.T) {
+		h := newHarness(t, opensandboxemu.Options{})
+		h.emu.InjectFault(opensandboxemu.Fault{Method: "POST", PathPrefix: "/sandboxes", Status: 429, Count: 1})
+		if got := builders.Ensure(ctx, h.b, spec("py")); got.Status != builders.StatusSuccess {
+			t.Fatalf("Ensure = %+v", got)
+		}
+		if n := len(h.emu.Sandboxes()); n != 1 {
+			t.Errorf("%d sandboxes created, want 1", n)
+		}
+
+		h2 := newHarness(t, opensandboxemu.Options{})
+		h2.emu.InjectFault(opensandboxemu.Fault{Method: "POST", PathPrefix: "/sandboxes", Status: 502, Count: 1})
+		got := builders.Ensure(ctx, h2.b, spec("py"))
+		assertFailed(t, got, builders.StageTemplateCreate, "HTTP 502")
+		if n := h2.count("POST", "/sandboxes"); n != 1 {
+			t.Errorf("a 5xx create was sent %d times; it must not be retried", n)
+		}
+	})
+	t.Run("cleanup survives a transient delete failure", func(t *testing.T) {
+		h := newHarness(t, opensandboxemu.Options{})
+		h.emu.InjectFault(opensandboxemu.Fault{Method: "DELETE", PathPrefix: "/sandboxes/", Status: 503, Count: 2})
+		if got := builders.Ensure(ctx, h.b, spec("py")); got.Status != builders.StatusSuccess {
+			t.Fatalf("Ensure = %+v", got)
+		}
+		h.assertAllSandboxesDeleted(t)
+	})
+}
+
+func TestValidationErrorsNeverEchoTheInput(t *testing.T) {
+	h := newHarness(t, opensandboxemu.Options{})
+	// No entrypoint: the server rejects the body with FastAPI's 422, which echoes the input.
+	_, err := h.b.api.createSandbox(context.Background(), createSandboxRequest{
+		Image:          imageSpec{URI: "python:3.12", Auth: &imageAuth{Username: "u", Password: builders.NewSecret("s3cret-in-body")}},
+		ResourceLimits: DefaultResourceLimits, Timeout: 60,
+	})
+	e, ok := asAPIError(err)
+	if !ok || e.StatusCode != http.StatusUnprocessableEntity || len(e.Validation) == 0 {
+		t.Fatalf("err = %v, want a parsed 422", err)
+	}
+	if !strings.Contains(err.Error(), "body.entrypoint: Value error, entrypoint is required") {
+		t.Errorf("the 422 detail should name the field: %v", err)
+	}
+	if strings.Contains(err.Error(), "s3cret-in-body") {
+		t.Errorf("the echoed input leaked the password: %v", err)
+	}
+}
+
+func TestReadCommandStreamFormats(t *testing.T) {
+	for _, tt := range []struct {
+		name, stream string
+		want         commandResult
+		wantErr      bool
+	}{
+		{"execd raw JSON blocks", "{\"type\":\"init\",\"text\":\"c1\"}\n\n{\"type\":\"stdout\",\"text\":\"ok\\n\"}\n\n{\"type\":\"execution_complete\"}\n\n",
+			commandResult{Output: []string{"ok"}}, false},
+		{"SSE data lines", "event: stdout\ndata: {\"type\":\"stdout\",\"text\":\"hi\"}\n\n: comment\ndata: {\"type\":\"execution_complete\"}\n\n",
+			commandResult{Output: []string{"hi"}}, false},
+		{"non-zero exit", "{\"type\":\"stderr\",\"text\":\"boom\"}\n\n{\"type\":\"error\",\"error\":{\"ename\":\"CommandExecError\",\"evalue\":\"3\"}}\n\n",
+			commandResult{ExitCode: 3, Error: "exit code 3", Output: []string{"stderr: boom"}}, false},
+		{"start failure", "{\"type\":\"error\",\"error\":{\"ename\":\"CommandExecError\",\"evalue\":\"exec: not found\"}}\n\n",
+			commandResult{ExitCode: -1, Error: "CommandExecError: exec: not found"}, false},
+		{"cut short", "{\"type\":\"stdout\",\"text\":\"half\"}\n\n", commandResult{Output: []string{"half"}}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := readCommandStream(strings.NewReader(tt.stream))
+			if (err != nil) != tt.wantErr || got.ExitCode != tt.want.ExitCode || got.Error != tt.want.Error ||
+				strings.Join(got.Output, "|") != strings.Join(tt.want.Output, "|") {
+				t.Errorf("got %+v, %v; want %+v (error %v)", got, err, tt.want, tt.wantErr)
+			}
+		})
+	}
+}

@@ -1,0 +1,89 @@
+package opensandbox
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/opensandboxemu"
+)
+
+func TestIsUsableAndResolve(t *testing.T) {
+	ctx := context.Background()
+	// A page size of 2 spreads the snapshots below over several pages.
+	h := newHarness(t, opensandboxemu.Options{MaxPageSize: 2, CreatingPolls: -1})
+
+	if usable, err := h.b.IsUsable(ctx, "py"); usable || err != nil {
+		t.Fatalf("none: IsUsable = %v, %v", usable, err)
+	}
+	if _, err := h.b.ResolveSnapshotID(ctx, "py"); !errors.Is(err, ErrSnapshotNotFound) {
+		t.Fatalf("none: ResolveSnapshotID error = %v, want ErrSnapshotNotFound", err)
+	}
+
+	h.emu.AddSnapshot("py", opensandboxemu.SnapshotFailed)
+	h.emu.AddSnapshot("py", opensandboxemu.SnapshotCreating)
+	if usable, err := h.b.IsUsable(ctx, "py"); usable || err != nil {
+		t.Fatalf("only not-Ready ones: IsUsable = %v, %v", usable, err)
+	}
+
+	first := h.emu.AddSnapshot("py", opensandboxemu.SnapshotReady)
+	for range 3 {
+		h.emu.AddSnapshot("other", opensandboxemu.SnapshotReady)
+	}
+	if usable, err := h.b.IsUsable(ctx, "py"); !usable || err != nil {
+		t.Fatalf("one Ready: IsUsable = %v, %v", usable, err)
+	}
+	if id, err := h.b.ResolveSnapshotID(ctx, "py"); id != first || err != nil {
+		t.Fatalf("one Ready: ResolveSnapshotID = %q, %v, want %s", id, err, first)
+	}
+
+	newest := h.emu.AddSnapshot("py", opensandboxemu.SnapshotReady) // a duplicate name, pages later
+	h.emu.AddSnapshot("py", opensandboxemu.SnapshotFailed)          // newer, but not Ready
+	if id, err := h.b.ResolveSnapshotID(ctx, "py"); id != newest || err != nil {
+		t.Errorf("duplicates: ResolveSnapshotID = %q, %v, want the newest Ready %s", id, err, newest)
+	}
+	if h.count("GET", "/snapshots") < 2 {
+		t.Error("lookups must page through the list")
+	}
+}
+
+func TestDeleteRemovesEverySnapshotWithTheName(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, opensandboxemu.Options{MaxPageSize: 2, CreatingPolls: 2})
+	for _, state := range []string{opensandboxemu.SnapshotReady, opensandboxemu.SnapshotFailed, opensandboxemu.SnapshotReady} {
+		h.emu.AddSnapshot("py", state)
+		h.emu.AddSnapshot("keep", opensandboxemu.SnapshotReady)
+	}
+	if err := h.b.Delete(ctx, "py"); err != nil {
+		t.Fatal(err)
+	}
+	if left := h.liveSnapshots("py"); len(left) != 0 {
+		t.Errorf("snapshots named py left: %+v", left)
+	}
+	if kept := h.liveSnapshots("keep"); len(kept) != 3 {
+		t.Errorf("other templates' snapshots must stay, %d left", len(kept))
+	}
+	if err := h.b.Delete(ctx, "py"); err != nil {
+		t.Errorf("deleting a template that is gone: %v", err)
+	}
+}
+
+func TestDeleteWaitsOutACreatingSnapshot(t *testing.T) {
+	h := newHarness(t, opensandboxemu.Options{CreatingPolls: 3})
+	var created createdRefs
+	// A build interrupted while its snapshot was Creating leaves it behind for Delete.
+	ctx, cancel := context.WithCancel(created.ctx(context.Background()))
+	stop := builders.WithCreatedHook(ctx, func(builders.TemplateRef) { cancel() })
+	builders.Ensure(stop, h.b, spec("py"))
+	if snaps := h.liveSnapshots("py"); len(snaps) != 1 || snaps[0].State != opensandboxemu.SnapshotCreating {
+		t.Fatalf("want one Creating snapshot left, got %+v", snaps)
+	}
+	if err := h.b.Delete(context.Background(), "py"); err != nil {
+		t.Fatal(err)
+	}
+	if left := h.liveSnapshots("py"); len(left) != 0 {
+		t.Errorf("left: %+v", left)
+	}
+	h.assertAllSandboxesDeleted(t)
+}
