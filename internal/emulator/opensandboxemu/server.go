@@ -80,6 +80,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.opts.OnRequest(r)
 	}
 	if f := s.takeFault(r); f != nil {
+		if f.RetryAfter != "" {
+			w.Header().Set("Retry-After", f.RetryAfter)
+		}
 		writeError(w, f.Status, f.code(), "injected fault")
 		return
 	}
