@@ -13,8 +13,7 @@ import (
 //
 // Every error and every panic comes back as a FAILED result with a stage; Ensure never panics.
 func Ensure(ctx context.Context, b Builder, spec TemplateSpec) TemplateBuildResult {
-	spec, err := validated(b, spec)
-	if err != nil {
+	if err := validate(b, spec); err != nil {
 		return failed(err, StageValidation)
 	}
 	provider := b.Provider()
@@ -44,10 +43,10 @@ func Ensure(ctx context.Context, b Builder, spec TemplateSpec) TemplateBuildResu
 	return failed(err, StageTemplateBuild)
 }
 
-// validated fills in defaults and checks spec against the backend before any request is made.
-func validated(b Builder, spec TemplateSpec) (TemplateSpec, error) {
-	spec = spec.WithDefaults()
-	return spec, AtStage(StageValidation, spec.Validate(b.Provider()))
+// validate checks spec against the backend before any request is made. Unset sizing stays zero:
+// backends that size templates apply WithDefaults, and Warnings must see only what the user set.
+func validate(b Builder, spec TemplateSpec) error {
+	return AtStage(StageValidation, spec.Validate(b.Provider()))
 }
 
 func failed(err error, fallback Stage) TemplateBuildResult {
@@ -93,8 +92,7 @@ func firstLine(s string) string {
 // caller (a Terraform update) knows the inputs changed and an existing template is stale.
 // Like Ensure, every error and panic comes back as FAILED.
 func Rebuild(ctx context.Context, b Builder, spec TemplateSpec) TemplateBuildResult {
-	spec, err := validated(b, spec)
-	if err != nil {
+	if err := validate(b, spec); err != nil {
 		return failed(err, StageValidation)
 	}
 	result, err := build(ctx, b, spec)

@@ -23,14 +23,10 @@ func (l *buildLog) output(lines []string) {
 	l.lines = append(l.lines, lines...)
 }
 
-// warnings logs the spec fields OpenSandbox ignores. cpu_count and memory_mb are skipped when they
-// hold the core's defaults: Ensure fills those in, so they say nothing about what the user set.
+// warnings logs the spec fields OpenSandbox ignores (Ensure leaves unset sizing at zero, so only
+// what the user set is reported).
 func (l *buildLog) warnings(spec builders.TemplateSpec) {
 	for _, w := range spec.Warnings(builders.ProviderOpenSandbox) {
-		if (w.Field == "cpu_count" && spec.CPUCount == builders.DefaultSandboxCPUCount) ||
-			(w.Field == "memory_mb" && spec.MemoryMB == builders.DefaultSandboxMemoryMB) {
-			continue
-		}
 		l.add("warning: " + w.Message)
 	}
 }
