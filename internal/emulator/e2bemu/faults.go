@@ -1,0 +1,127 @@
+package e2bemu
+
+import (
+	"math/rand"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// Faults answer a share of all requests with an error before they are handled, as an overloaded
+// API would: nothing behind a faulted request happens.
+type Faults struct {
+	Rate       float64       // share of requests (0..1) that fail
+	Seed       int64         // makes the sequence of failures repeatable
+	Status     []int         // statuses to answer with, in turn (default 500, 502, 503, 429)
+	RetryAfter time.Duration // sent with 429 (whole seconds)
+	Latency    time.Duration // added to every request
+}
+
+type faultState struct {
+	Faults
+	rng          *rand.Rand
+	next         int
+	failNext     int
+	failNextCode int
+	drops        map[string]int    // template name -> status polls to drop
+	failBuilds   map[string]string // template name -> reason of its next build failure
+	hung         map[string]bool
+}
+
+func newFaultState() faultState {
+	return faultState{drops: map[string]int{}, failBuilds: map[string]string{}, hung: map[string]bool{}}
+}
+
+// SetFaults replaces the random fault policy.
+func (s *Server) SetFaults(f Faults) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(f.Status) == 0 {
+		f.Status = []int{500, 502, 503, 429}
+	}
+	s.faults.Faults, s.faults.rng, s.faults.next = f, rand.New(rand.NewSource(f.Seed)), 0
+}
+
+// FailNext answers the next n requests with status (a 429 carries Retry-After: 1).
+func (s *Server) FailNext(n, status int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults.failNext, s.faults.failNextCode = n, status
+}
+
+// FailBuild makes the next build of template name end in "error" with reason.
+func (s *Server) FailBuild(name, reason string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults.failBuilds[name] = reason
+}
+
+// HangBuild makes builds of template name stay "building" forever.
+func (s *Server) HangBuild(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults.hung[name] = true
+}
+
+// DropConnectionsDuringBuild closes the connection of the next n status polls of template name.
+func (s *Server) DropConnectionsDuringBuild(name string, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults.drops[name] = n
+}
+
+func (f *faultState) takeBuildFailure(name string) string {
+	reason := f.failBuilds[name]
+	delete(f.failBuilds, name)
+	return reason
+}
+
+func (f *faultState) hangs(name string) bool { return f.hung[name] }
+
+func (f *faultState) takeDrop(name string) bool {
+	if f.drops[name] == 0 {
+		return false
+	}
+	f.drops[name]--
+	return true
+}
+
+// injectFault answers r with an injected error, reporting whether it did.
+func (s *Server) injectFault(w http.ResponseWriter, _ *http.Request) bool {
+	s.mu.Lock()
+	latency, status, retryAfter := s.faults.Latency, 0, s.faults.RetryAfter
+	switch {
+	case s.faults.failNext > 0:
+		s.faults.failNext--
+		status = s.faults.failNextCode
+		if retryAfter == 0 {
+			retryAfter = time.Second
+		}
+	case s.faults.rng != nil && s.faults.rng.Float64() < s.faults.Rate:
+		status = s.faults.Status[s.faults.next%len(s.faults.Status)]
+		s.faults.next++
+	}
+	s.mu.Unlock()
+	if latency > 0 {
+		time.Sleep(latency)
+	}
+	if status == 0 {
+		return false
+	}
+	if status == http.StatusTooManyRequests {
+		w.Header().Set("Retry-After", strconv.Itoa(int((retryAfter+time.Second-1)/time.Second)))
+	}
+	writeError(w, status, http.StatusText(status)+" (injected)")
+	return true
+}
+
+// dropConnection closes the TCP connection without a response, as a proxy or network fault would.
+func dropConnection(w http.ResponseWriter) {
+	if hj, ok := w.(http.Hijacker); ok {
+		if conn, _, err := hj.Hijack(); err == nil {
+			_ = conn.Close()
+			return
+		}
+	}
+	panic(http.ErrAbortHandler)
+}

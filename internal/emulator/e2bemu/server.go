@@ -1,0 +1,153 @@
+package e2bemu
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Options configure a Server.
+type Options struct {
+	// APIKey is the only X-API-Key accepted; empty accepts any non-empty key.
+	APIKey string
+	// BuildDuration is how long a started build stays "building"; 0 means ready at the first poll.
+	BuildDuration time.Duration
+}
+
+// Server is an in-memory E2B API. It is safe for concurrent use.
+type Server struct {
+	URL string
+
+	opts Options
+	mux  *http.ServeMux
+	now  func() time.Time
+
+	mu        sync.Mutex
+	templates []*tmpl
+	requests  []Request
+	starts    []BuildStart
+	faults    faultState
+	http      *http.Server
+	listener  net.Listener
+}
+
+// New returns a server that is not listening yet: use it as an http.Handler, or call Start.
+func New(opts Options) *Server {
+	s := &Server{opts: opts, mux: http.NewServeMux(), now: time.Now, faults: newFaultState()}
+	s.routes()
+	return s
+}
+
+// NewTestServer starts a server on 127.0.0.1 that t.Cleanup closes.
+func NewTestServer(t testing.TB, opts Options) *Server {
+	t.Helper()
+	s := New(opts)
+	ts := httptest.NewServer(s)
+	t.Cleanup(ts.Close)
+	s.URL = ts.URL
+	return s
+}
+
+// Start serves on addr (e.g. "127.0.0.1:0") and returns the server's URL.
+func (s *Server) Start(addr string) (string, error) {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", err
+	}
+	s.listener, s.http = l, &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	s.URL = "http://" + l.Addr().String()
+	go func() { _ = s.http.Serve(l) }()
+	return s.URL, nil
+}
+
+// Close stops a server started with Start.
+func (s *Server) Close() error {
+	if s.http == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return s.http.Shutdown(ctx)
+}
+
+func (s *Server) routes() {
+	s.mux.HandleFunc("POST /v3/templates", s.createTemplate)
+	s.mux.HandleFunc("POST /v2/templates/{templateID}/builds/{buildID}", s.startBuild)
+	s.mux.HandleFunc("GET /templates/{templateID}/builds/{buildID}/status", s.buildStatus)
+	s.mux.HandleFunc("GET /templates", s.listTemplates)
+	s.mux.HandleFunc("GET /templates/{templateID}", s.getTemplate)
+	s.mux.HandleFunc("PATCH /templates/{templateID}", s.updateTemplate)
+	s.mux.HandleFunc("PATCH /v2/templates/{templateID}", s.updateTemplate)
+	s.mux.HandleFunc("DELETE /templates/{templateID}", s.deleteTemplate)
+	// /templates/aliases/{alias} and /templates/{templateID}/tags overlap for Go's mux: dispatch by hand.
+	s.mux.HandleFunc("GET /templates/{first}/{second}", s.aliasOrTags)
+	s.mux.HandleFunc("POST /templates/tags", s.assignTags)
+	s.mux.HandleFunc("DELETE /templates/tags", s.deleteTags)
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body := s.record(r)
+	r.Body = readCloser(body)
+	if s.injectFault(w, r) {
+		return
+	}
+	if key := r.Header.Get("X-API-Key"); key == "" || (s.opts.APIKey != "" && key != s.opts.APIKey) {
+		writeError(w, http.StatusUnauthorized, "Invalid API key, please visit https://e2b.dev/docs to get your API key")
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+func (s *Server) aliasOrTags(w http.ResponseWriter, r *http.Request) {
+	switch first, second := r.PathValue("first"), r.PathValue("second"); {
+	case first == "aliases":
+		s.getAlias(w, second)
+	case second == "tags":
+		s.listTags(w, first)
+	default:
+		writeError(w, http.StatusNotFound, "not found")
+	}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, message string) {
+	writeJSON(w, status, apiError{Code: status, Message: message})
+}
+
+// decode reads a JSON body; a malformed one is the 400 the real API answers.
+func decode(w http.ResponseWriter, r *http.Request, v any) bool {
+	dec := json.NewDecoder(r.Body)
+	if err := dec.Decode(v); err != nil {
+		writeError(w, http.StatusBadRequest, "invalid request body: "+strings.TrimPrefix(err.Error(), "json: "))
+		return false
+	}
+	return true
+}
+
+func newID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// newUUID formats 16 random bytes as a UUID (build ids are format: uuid in the spec).
+func newUUID() string {
+	h := newID()
+	return h[:8] + "-" + h[8:12] + "-4" + h[13:16] + "-a" + h[17:20] + "-" + h[20:32]
+}
+
+var errNotFound = errors.New("not found")

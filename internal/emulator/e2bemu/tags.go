@@ -1,0 +1,85 @@
+package e2bemu
+
+import (
+	"net/http"
+	"sort"
+	"strings"
+)
+
+func (s *Server) listTags(w http.ResponseWriter, templateID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.find(templateID)
+	if t == nil {
+		writeError(w, http.StatusNotFound, "template not found")
+		return
+	}
+	for _, b := range t.builds {
+		s.advance(t, b) // a build that finished since the last poll tags its template
+	}
+	out := []templateTag{}
+	for tag, buildID := range t.tags {
+		out = append(out, templateTag{Tag: tag, BuildID: buildID, CreatedAt: t.updatedAt})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Tag < out[j].Tag })
+	writeJSON(w, http.StatusOK, out)
+}
+
+// assignTags points tags at a template's latest ready build; target is "name" or "name:tag".
+func (s *Server) assignTags(w http.ResponseWriter, r *http.Request) {
+	var req assignTemplateTagsRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	if req.Target == "" || len(req.Tags) == 0 {
+		writeError(w, http.StatusBadRequest, "target and tags are required")
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	name, fromTag, _ := strings.Cut(req.Target, ":")
+	t := s.find(name)
+	if t == nil {
+		writeError(w, http.StatusNotFound, "template not found")
+		return
+	}
+	buildID := t.tags[fromTag]
+	if fromTag == "" {
+		buildID = t.latestReady()
+	}
+	if buildID == "" {
+		writeError(w, http.StatusNotFound, "no ready build to tag")
+		return
+	}
+	for _, tag := range req.Tags {
+		t.tags[tag] = buildID
+	}
+	writeJSON(w, http.StatusCreated, assignedTemplateTags{Tags: req.Tags, BuildID: buildID})
+}
+
+func (s *Server) deleteTags(w http.ResponseWriter, r *http.Request) {
+	var req deleteTemplateTagsRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.find(req.Name)
+	if t == nil {
+		writeError(w, http.StatusNotFound, "template not found")
+		return
+	}
+	for _, tag := range req.Tags {
+		delete(t.tags, tag)
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (t *tmpl) latestReady() string {
+	for i := len(t.builds) - 1; i >= 0; i-- {
+		if t.builds[i].status == statusReady {
+			return t.builds[i].id
+		}
+	}
+	return ""
+}
