@@ -210,8 +210,8 @@ func TestInjectedFaults(t *testing.T) {
 			failures++
 		}
 	}
-	if failures < 30 || failures > 70 {
-		t.Errorf("rate 0.5 failed %d of 100 requests", failures)
+	if failures < 30 || failures > 70 || emu.InjectedFaults() != failures+2 {
+		t.Errorf("rate 0.5 failed %d of 100 requests (%d injected in all)", failures, emu.InjectedFaults())
 	}
 	emu.SetFaults(e2bemu.Faults{})
 

@@ -26,6 +26,7 @@ type faultState struct {
 	drops        map[string]int    // template name -> status polls to drop
 	failBuilds   map[string]string // template name -> reason of its next build failure
 	hung         map[string]bool
+	injected     int
 }
 
 func newFaultState() faultState {
@@ -70,6 +71,13 @@ func (s *Server) DropConnectionsDuringBuild(name string, n int) {
 	s.faults.drops[name] = n
 }
 
+// InjectedFaults counts the requests answered with an injected error so far.
+func (s *Server) InjectedFaults() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.faults.injected
+}
+
 func (f *faultState) takeBuildFailure(name string) string {
 	reason := f.failBuilds[name]
 	delete(f.failBuilds, name)
@@ -100,6 +108,9 @@ func (s *Server) injectFault(w http.ResponseWriter, _ *http.Request) bool {
 	case s.faults.rng != nil && s.faults.rng.Float64() < s.faults.Rate:
 		status = s.faults.Status[s.faults.next%len(s.faults.Status)]
 		s.faults.next++
+	}
+	if status != 0 {
+		s.faults.injected++
 	}
 	s.mu.Unlock()
 	if latency > 0 {
