@@ -1,0 +1,61 @@
+package e2b
+
+import (
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
+
+// buildPlan is everything Build sends for a spec, worked out before any request.
+type buildPlan struct {
+	create  templateBuildRequestV3
+	start   templateBuildStartV2
+	secrets []builders.Secret // registry secret values, scrubbed from anything E2B echoes back
+	notes   []string          // deprecations and skipped Dockerfile instructions, for the logs
+}
+
+// planBuild maps spec onto the create and build-start bodies. Sizing gets the core defaults;
+// start and ready commands: the spec's, else a Dockerfile's CMD, else (building from an image)
+// the code-interpreter's (defaults.go). A custom start_cmd without ready_cmd leaves readiness to
+// E2B's own default rather than waiting on a port the custom process may never open. A
+// base_template keeps its own commands unless the spec sets them.
+func planBuild(spec builders.TemplateSpec) (buildPlan, error) {
+	spec = spec.WithDefaults()
+	p := buildPlan{
+		create: templateBuildRequestV3{Name: spec.TemplateID, CPUCount: spec.CPUCount, MemoryMB: spec.MemoryMB},
+		start:  templateBuildStartV2{Force: spec.ForceRebuild, Steps: []templateStep{}},
+	}
+	defaultCmds := true
+	switch {
+	case spec.Image != "":
+		registry, err := registryFor(spec.RegistryAuth)
+		if err != nil {
+			return p, builders.AtStage(builders.StageRegistryAuth, err)
+		}
+		p.start.FromImage, p.start.FromImageRegistry, p.secrets = spec.Image, registry.body, registry.secrets
+	case spec.BaseTemplate != "":
+		p.notes = append(p.notes, "warning: "+builders.DeprecationMessage("base_template"))
+		p.start.FromTemplate, defaultCmds = spec.BaseTemplate, false
+	default:
+		p.notes = append(p.notes, "warning: "+builders.DeprecationMessage("dockerfile"))
+		d, err := parseDockerfile(spec.Dockerfile)
+		if err != nil {
+			return p, builders.AtStage(builders.StageValidation, err)
+		}
+		p.notes = append(p.notes, d.notes...)
+		p.start.FromImage, p.start.Steps = d.image, d.steps
+		p.start.StartCmd, p.start.ReadyCmd = d.startCmd, d.readyCmd
+		defaultCmds = d.startCmd == ""
+	}
+	if len(spec.Packages) > 0 {
+		p.start.Steps = append(p.start.Steps, pipInstallStep(spec.Packages))
+	}
+	switch {
+	case spec.StartCmd != "":
+		p.start.StartCmd, p.start.ReadyCmd = spec.StartCmd, spec.ReadyCmd
+	case defaultCmds:
+		p.start.StartCmd, p.start.ReadyCmd = DefaultStartCmd, DefaultReadyCmd
+	}
+	if spec.ReadyCmd != "" {
+		p.start.ReadyCmd = spec.ReadyCmd
+	}
+	return p, nil
+}

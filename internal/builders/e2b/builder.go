@@ -1,0 +1,47 @@
+package e2b
+
+import (
+	"errors"
+	"time"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
+
+// ErrNoAPIKey is New's error when Config has no API key.
+var ErrNoAPIKey = errors.New("e2b: an API key is required: set E2B_API_KEY or provider e2b.api_key")
+
+// Builder makes E2B templates. It implements builders.Builder and builders.Deleter.
+type Builder struct {
+	api          *client
+	pollInterval time.Duration
+	maxPoll      time.Duration
+}
+
+var (
+	_ builders.Builder = (*Builder)(nil)
+	_ builders.Deleter = (*Builder)(nil)
+)
+
+// New validates cfg and returns a Builder. It makes no request.
+func New(cfg Config) (*Builder, error) {
+	if cfg.APIKey.IsEmpty() {
+		return nil, builders.AtStage(builders.StageValidation, ErrNoAPIKey)
+	}
+	base, err := cfg.apiURL()
+	if err != nil {
+		return nil, builders.AtStage(builders.StageValidation, err)
+	}
+	cfg = cfg.withDefaults()
+	return &Builder{
+		api: &client{base: base, apiKey: cfg.APIKey, http: cfg.HTTPClient, userAgent: cfg.UserAgent,
+			retryBase: defaultRetryBaseDelay, wait: sleep},
+		pollInterval: cfg.PollInterval,
+		maxPoll:      cfg.MaxPollInterval,
+	}, nil
+}
+
+// Provider is e2b.
+func (b *Builder) Provider() builders.SandboxProvider { return builders.ProviderE2B }
+
+// SupportsBuild is true.
+func (b *Builder) SupportsBuild() bool { return true }

@@ -1,0 +1,95 @@
+package e2b
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
+
+// Environment variables honoured by ConfigFromEnv; the names are the E2B SDKs'.
+const (
+	EnvAPIKey = "E2B_API_KEY"
+	EnvDomain = "E2B_DOMAIN"
+	EnvAPIURL = "E2B_API_URL"
+)
+
+// DefaultDomain is the SDKs' default domain; the API is served at api.<domain>.
+const DefaultDomain = "e2b.app"
+
+// Build status polling: the first poll comes after PollInterval, each next one waits 1.5 times
+// longer, up to MaxPollInterval.
+const (
+	DefaultPollInterval    = 500 * time.Millisecond
+	DefaultMaxPollInterval = 5 * time.Second
+)
+
+// DefaultUserAgent identifies the provider to E2B.
+const DefaultUserAgent = "terraform-provider-sandbox"
+
+// Config configures a Builder.
+type Config struct {
+	// APIKey is sent as X-API-Key. It is required.
+	APIKey builders.Secret
+	// Domain is E2B's domain (DefaultDomain when empty); the API is https://api.<Domain>.
+	Domain string
+	// APIURL is the API's base URL; it wins over Domain (a self-hosted API, or an emulator).
+	APIURL string
+	// HTTPClient is used for every call; nil means a client without a global timeout (contexts
+	// bound every call).
+	HTTPClient *http.Client
+	// PollInterval is the first wait between build status polls; zero means DefaultPollInterval.
+	PollInterval time.Duration
+	// MaxPollInterval caps the backoff between polls; zero means DefaultMaxPollInterval.
+	MaxPollInterval time.Duration
+	// UserAgent is sent with every request; empty means DefaultUserAgent.
+	UserAgent string
+}
+
+// ConfigFromEnv returns a Config from E2B_API_KEY, E2B_DOMAIN and E2B_API_URL. Unset variables
+// leave their fields empty, for the provider to fill from its own configuration.
+func ConfigFromEnv() Config {
+	cfg := Config{Domain: os.Getenv(EnvDomain), APIURL: os.Getenv(EnvAPIURL)}
+	if key := os.Getenv(EnvAPIKey); key != "" {
+		cfg.APIKey = builders.NewSecret(key)
+	}
+	return cfg
+}
+
+// apiURL resolves APIURL, or https://api.<Domain> as the SDKs' ConnectionConfig does.
+func (c Config) apiURL() (*url.URL, error) {
+	raw := strings.TrimRight(strings.TrimSpace(c.APIURL), "/")
+	if raw == "" {
+		domain := strings.TrimSpace(c.Domain)
+		if domain == "" {
+			domain = DefaultDomain
+		}
+		raw = "https://api." + domain
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("e2b: %q is not an http(s) URL for the E2B API (check E2B_API_URL / E2B_DOMAIN)", raw)
+	}
+	return u, nil
+}
+
+func (c Config) withDefaults() Config {
+	if c.HTTPClient == nil {
+		c.HTTPClient = &http.Client{}
+	}
+	if c.PollInterval <= 0 {
+		c.PollInterval = DefaultPollInterval
+	}
+	if c.MaxPollInterval <= 0 {
+		c.MaxPollInterval = DefaultMaxPollInterval
+	}
+	c.MaxPollInterval = max(c.MaxPollInterval, c.PollInterval)
+	if c.UserAgent == "" {
+		c.UserAgent = DefaultUserAgent
+	}
+	return c
+}

@@ -1,0 +1,105 @@
+package e2b
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
+
+// Wire types, named as in the spec's components.schemas; only the fields this package uses.
+
+// templateBuildRequestV3 registers a template (or a new build of it).
+type templateBuildRequestV3 struct {
+	Name     string `json:"name"`
+	CPUCount int    `json:"cpuCount"`
+	MemoryMB int    `json:"memoryMB"`
+}
+
+type templateRequestResponseV3 struct {
+	TemplateID string   `json:"templateID"`
+	BuildID    string   `json:"buildID"`
+	Names      []string `json:"names"`
+	Tags       []string `json:"tags"`
+}
+
+// templateBuildStartV2 starts a build: exactly one of FromImage or FromTemplate.
+type templateBuildStartV2 struct {
+	FromImage         string             `json:"fromImage,omitempty"`
+	FromTemplate      string             `json:"fromTemplate,omitempty"`
+	FromImageRegistry *fromImageRegistry `json:"fromImageRegistry,omitempty"`
+	Force             bool               `json:"force"`
+	Steps             []templateStep     `json:"steps"`
+	StartCmd          string             `json:"startCmd,omitempty"`
+	ReadyCmd          string             `json:"readyCmd,omitempty"`
+}
+
+// fromImageRegistry is the oneOf GeneralRegistry | AWSRegistry | GCPRegistry, keyed by Type.
+// Secret values stay builders.Secret until MarshalJSON writes the request body.
+type fromImageRegistry struct {
+	Type               string
+	Username           string
+	Password           builders.Secret
+	AWSAccessKeyID     string
+	AWSSecretAccessKey builders.Secret
+	AWSRegion          string
+	ServiceAccountJSON builders.Secret
+}
+
+func (r fromImageRegistry) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Type               string `json:"type"`
+		Username           string `json:"username,omitempty"`
+		Password           string `json:"password,omitempty"`
+		AWSAccessKeyID     string `json:"awsAccessKeyId,omitempty"`
+		AWSSecretAccessKey string `json:"awsSecretAccessKey,omitempty"`
+		AWSRegion          string `json:"awsRegion,omitempty"`
+		ServiceAccountJSON string `json:"serviceAccountJson,omitempty"`
+	}{r.Type, r.Username, r.Password.Reveal(), r.AWSAccessKeyID, r.AWSSecretAccessKey.Reveal(), r.AWSRegion, r.ServiceAccountJSON.Reveal()})
+}
+
+// templateStep is one build step, encoded as the SDKs' Template builder does (type + args).
+type templateStep struct {
+	Type  string   `json:"type"`
+	Args  []string `json:"args"`
+	Force bool     `json:"force"`
+}
+
+// Build states (TemplateBuildStatus).
+const (
+	buildWaiting  = "waiting"
+	buildBuilding = "building"
+	buildReady    = "ready"
+	buildError    = "error"
+)
+
+type templateBuildInfo struct {
+	TemplateID string             `json:"templateID"`
+	BuildID    string             `json:"buildID"`
+	Status     string             `json:"status"`
+	LogEntries []buildLogEntry    `json:"logEntries"`
+	Reason     *buildStatusReason `json:"reason"`
+}
+
+type buildLogEntry struct {
+	Timestamp time.Time `json:"timestamp"`
+	Message   string    `json:"message"`
+	Level     string    `json:"level"`
+	Step      string    `json:"step"`
+}
+
+type buildStatusReason struct {
+	Message    string          `json:"message"`
+	Step       string          `json:"step"`
+	LogEntries []buildLogEntry `json:"logEntries"`
+}
+
+type templateAliasResponse struct {
+	TemplateID string `json:"templateID"`
+	Public     bool   `json:"public"`
+}
+
+type templateTag struct {
+	Tag     string `json:"tag"`
+	BuildID string `json:"buildID"`
+}

@@ -1,0 +1,80 @@
+package e2b
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
+
+// pollGrowth is the factor by which the wait between status polls grows, up to maxPoll.
+const pollGrowth = 1.5
+
+// waitForBuild polls the build until it is ready or failed. The first poll is immediate; then
+// the wait grows from pollInterval to maxPoll. Log entries are read from logsOffset = entries
+// seen so far, so none is lost or repeated, and a full page is followed at once by the next.
+func (b *Builder) waitForBuild(ctx context.Context, templateID, buildID string, logs *buildLog) error {
+	offset, delay := 0, b.pollInterval
+	for {
+		info, err := b.api.buildStatus(ctx, templateID, buildID, offset)
+		if err != nil {
+			return atStage(builders.StageTemplateBuild, fmt.Errorf("waiting for build %s: %w", buildID, err), logs.result()...)
+		}
+		offset += len(info.LogEntries)
+		logs.entries(info.LogEntries)
+		if len(info.LogEntries) >= statusLogsLimit {
+			continue // more entries are waiting: read them before judging the status
+		}
+		switch info.Status {
+		case buildReady:
+			return nil
+		case buildError:
+			return b.buildFailed(info, logs)
+		}
+		if err := sleep(ctx, delay); err != nil {
+			return builders.AtStage(builders.StageTemplateBuild, fmt.Errorf("waiting for build %s: %w", buildID, err), logs.result()...)
+		}
+		delay = min(b.maxPoll, max(delay+1, time.Duration(float64(delay)*pollGrowth)))
+	}
+}
+
+// buildFailed is the error of a build that ended in "error": its reason, at IMAGE_PULL when the
+// reason or the failing log lines show the image could not be pulled, else TEMPLATE_BUILD.
+func (b *Builder) buildFailed(info templateBuildInfo, logs *buildLog) error {
+	reason := "no reason given"
+	texts := []string{}
+	if r := info.Reason; r != nil {
+		if r.Message != "" {
+			reason = r.Message
+		}
+		if r.Step != "" {
+			reason = "step " + r.Step + ": " + reason
+		}
+		texts = append(texts, r.Message)
+		for _, e := range r.LogEntries {
+			texts = append(texts, e.Message)
+		}
+	}
+	stage := builders.StageTemplateBuild
+	if isImagePullFailure(texts...) {
+		stage = builders.StageImagePull
+	}
+	return builders.AtStage(stage, fmt.Errorf("build %s failed: %s", info.BuildID, scrub(reason, logs.secrets...)), logs.result()...)
+}
+
+// isImagePullFailure recognises registry pull failures in E2B's reasons and in Docker's and
+// containerd's messages ("pull access denied", "manifest unknown", "failed to pull").
+func isImagePullFailure(texts ...string) bool {
+	for _, t := range texts {
+		t = strings.ToLower(t)
+		for _, marker := range []string{"pull access denied", "failed to pull", "error pulling", "pulling image", "image pull",
+			"manifest unknown", "manifest for", "repository does not exist", "unauthorized: authentication required", "no such image"} {
+			if strings.Contains(t, marker) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,59 @@
+package e2b
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
+
+// statusLogsLimit is the most log entries one status poll returns (the spec's maximum).
+const statusLogsLimit = 100
+
+// createTemplate registers the template, or a new build of it when the name exists.
+//
+// Retried like an idempotent call: the template is keyed by its name, so a repeat that reached
+// the server only adds a build that is never started (and nothing runs); the build id of the
+// answer we get is the one we start.
+func (c *client) createTemplate(ctx context.Context, req templateBuildRequestV3) (templateRequestResponseV3, error) {
+	var out templateRequestResponseV3
+	err := c.do(ctx, request{method: http.MethodPost, path: "/v3/templates", in: req, out: &out})
+	return out, err
+}
+
+// startBuild starts build buildID. It is keyed by the build id, so a repeat cannot start a second
+// build: at worst it is refused because the build already started (see Builder.startBuild).
+func (c *client) startBuild(ctx context.Context, templateID, buildID string, req templateBuildStartV2, secrets []builders.Secret) error {
+	return c.do(ctx, request{method: http.MethodPost, path: "/v2/templates/" + url.PathEscape(templateID) + "/builds/" + url.PathEscape(buildID),
+		in: req, secrets: secrets})
+}
+
+// buildStatus returns the build's state and its log entries from logsOffset on.
+func (c *client) buildStatus(ctx context.Context, templateID, buildID string, logsOffset int) (templateBuildInfo, error) {
+	var out templateBuildInfo
+	query := url.Values{"logsOffset": {strconv.Itoa(logsOffset)}, "limit": {strconv.Itoa(statusLogsLimit)}}
+	err := c.do(ctx, request{method: http.MethodGet, path: "/templates/" + url.PathEscape(templateID) + "/builds/" + url.PathEscape(buildID) + "/status",
+		query: query, out: &out})
+	return out, err
+}
+
+// templateByAlias resolves an alias; a missing alias is a 404 APIError.
+func (c *client) templateByAlias(ctx context.Context, alias string) (templateAliasResponse, error) {
+	var out templateAliasResponse
+	err := c.do(ctx, request{method: http.MethodGet, path: "/templates/aliases/" + url.PathEscape(alias), out: &out})
+	return out, err
+}
+
+// templateTags lists the tags of a template (each points at a successful build).
+func (c *client) templateTags(ctx context.Context, templateID string) ([]templateTag, error) {
+	var out []templateTag
+	err := c.do(ctx, request{method: http.MethodGet, path: "/templates/" + url.PathEscape(templateID) + "/tags", out: &out})
+	return out, err
+}
+
+// deleteTemplate deletes a template by id or alias.
+func (c *client) deleteTemplate(ctx context.Context, templateIDOrAlias string) error {
+	return c.do(ctx, request{method: http.MethodDelete, path: "/templates/" + url.PathEscape(templateIDOrAlias)})
+}
