@@ -1,0 +1,86 @@
+package e2b
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
+
+func TestAPIURL(t *testing.T) {
+	for _, tt := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{}, "https://api.e2b.app"},
+		{Config{Domain: "e2b.example.com"}, "https://api.e2b.example.com"},
+		{Config{Domain: "e2b.example.com", APIURL: "http://127.0.0.1:3000/"}, "http://127.0.0.1:3000"},
+	} {
+		u, err := tt.cfg.apiURL()
+		if err != nil || u.String() != tt.want {
+			t.Errorf("apiURL(%+v) = %v, %v; want %s", tt.cfg, u, err, tt.want)
+		}
+	}
+	if _, err := (Config{APIURL: "ftp://x"}).apiURL(); err == nil {
+		t.Error("a non-http URL must be rejected")
+	}
+}
+
+func TestConfigFromEnv(t *testing.T) {
+	t.Setenv(EnvAPIKey, "e2b_env_key")
+	t.Setenv(EnvDomain, "e2b.example.com")
+	t.Setenv(EnvAPIURL, "")
+	cfg := ConfigFromEnv()
+	if cfg.APIKey.Reveal() != "e2b_env_key" || cfg.Domain != "e2b.example.com" || cfg.APIURL != "" {
+		t.Errorf("ConfigFromEnv = %+v", cfg)
+	}
+	t.Setenv(EnvAPIKey, "")
+	if !ConfigFromEnv().APIKey.IsEmpty() {
+		t.Error("an empty E2B_API_KEY must leave the key unset")
+	}
+}
+
+func TestNewRequiresAnAPIKey(t *testing.T) {
+	_, err := New(Config{})
+	if !errors.Is(err, ErrNoAPIKey) || builders.StageOf(err, "") != builders.StageValidation || !strings.Contains(err.Error(), "E2B_API_KEY") {
+		t.Errorf("New without a key = %v, want ErrNoAPIKey at VALIDATION", err)
+	}
+}
+
+func TestRequestsCarryKeyAndUserAgent(t *testing.T) {
+	emu := newEmulator(t)
+	b := newTestBuilder(t, emu, func(c *Config) { c.UserAgent = "sandboxtf-test/1.0" })
+	if _, err := b.IsUsable(t.Context(), "py"); err != nil {
+		t.Fatal(err)
+	}
+	r := emu.Requests()[0]
+	if r.Header.Get("User-Agent") != "sandboxtf-test/1.0" || r.Header.Get("X-API-Key") == "" {
+		t.Errorf("headers = %v, want the user agent and an API key", r.Header)
+	}
+	if s := b.api.apiKey.String(); s != builders.Redacted {
+		t.Errorf("the key prints as %q", s)
+	}
+}
+
+func TestParseRetryAfter(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, tt := range []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"3", 3 * time.Second, true},
+		{now.Add(10 * time.Second).Format(http.TimeFormat), 10 * time.Second, true},
+		{now.Add(-time.Minute).Format(http.TimeFormat), 0, true},
+		{"", 0, false},
+		{"soon", 0, false},
+		{"-1", 0, false},
+	} {
+		if got, ok := parseRetryAfter(tt.in, now); got != tt.want || ok != tt.ok {
+			t.Errorf("parseRetryAfter(%q) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}

@@ -1,0 +1,76 @@
+package e2b
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
+
+func TestIsUsable(t *testing.T) {
+	emu := newEmulator(t)
+	b := newTestBuilder(t, emu)
+	emu.SeedReadyTemplate("ready")
+	emu.FailBuild("failed", "boom")
+	if _, err := b.Build(t.Context(), builders.TemplateSpec{TemplateID: "failed", Image: "python:3.12"}); err == nil {
+		t.Fatal("the failing build succeeded")
+	}
+	emu.HangBuild("building")
+	if _, err := b.api.createTemplate(t.Context(), templateBuildRequestV3{Name: "building", CPUCount: 2, MemoryMB: 1024}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		alias string
+		want  bool
+	}{
+		{"ready", true},
+		{"missing", false},
+		{"failed", false},   // the alias exists, but no build ever succeeded: no tag
+		{"building", false}, // the first build has not finished
+	} {
+		usable, err := b.IsUsable(t.Context(), tt.alias)
+		if err != nil || usable != tt.want {
+			t.Errorf("IsUsable(%s) = %v, %v; want %v", tt.alias, usable, err, tt.want)
+		}
+	}
+	emu.DeleteTemplateOutOfBand("ready")
+	if usable, err := b.IsUsable(t.Context(), "ready"); err != nil || usable {
+		t.Errorf("IsUsable after an out-of-band delete = %v, %v; want false", usable, err)
+	}
+}
+
+func TestIsUsableErrors(t *testing.T) {
+	emu := newEmulator(t)
+	b := newTestBuilder(t, emu)
+	emu.FailNext(1, http.StatusForbidden)
+	if _, err := b.IsUsable(t.Context(), "theirs"); builders.StageOf(err, "") != builders.StageTemplateLookup || statusOf(err) != http.StatusForbidden {
+		t.Errorf("403 alias error = %v, want TEMPLATE_LOOKUP naming the other team", err)
+	}
+	emu.FailNext(maxAttempts, http.StatusInternalServerError)
+	if _, err := b.IsUsable(t.Context(), "py"); builders.StageOf(err, "") != builders.StageTemplateLookup || statusOf(err) != http.StatusInternalServerError {
+		t.Errorf("persistent 500 = %v, want TEMPLATE_LOOKUP", err)
+	}
+}
+
+func TestDelete(t *testing.T) {
+	emu := newEmulator(t)
+	b := newTestBuilder(t, emu)
+	mustBuild(t, b, builders.TemplateSpec{TemplateID: "doomed", Image: "python:3.12"})
+	if err := b.Delete(t.Context(), "doomed"); err != nil {
+		t.Fatalf("Delete: %v", err)
+	}
+	if _, ok := emu.Template("doomed"); ok {
+		t.Error("the template is still there")
+	}
+	before := emu.CountRequests("DELETE", "/templates/")
+	if err := b.Delete(t.Context(), "doomed"); err != nil {
+		t.Errorf("deleting a missing template = %v, want nil", err)
+	}
+	if n := emu.CountRequests("DELETE", "/templates/") - before; n != 1 {
+		t.Errorf("%d DELETEs for a missing template, want 1 (a 404 is final)", n)
+	}
+	emu.FailNext(1, http.StatusUnauthorized)
+	if err := b.Delete(t.Context(), "doomed"); builders.StageOf(err, "") != builders.StageAPIAuth {
+		t.Errorf("401 on delete = %v, want API_AUTH", err)
+	}
+}
