@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/contract"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/e2bemu"
 )
 
@@ -56,7 +55,7 @@ func (c caller) call(method, path string, body any) (int, http.Header, map[strin
 // TestContractFullFlow drives every template endpoint the provider uses through the emulator and
 // validates each request and response against E2B's published spec.
 func TestContractFullFlow(t *testing.T) {
-	v := contract.NewValidator(t, contract.LoadSpec(t, "e2b-openapi.yml"))
+	v := e2bemu.NewContractValidator(t)
 	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: apiKey})
 	emu.FailBuild("broken", "pull access denied for registry.example.com/missing")
 	c := caller{t: t, url: emu.URL, client: v.Client(), key: apiKey}

@@ -17,6 +17,10 @@ type Faults struct {
 	Latency    time.Duration // added to every request
 }
 
+// faultHeader marks injected error responses so the ContractValidator can tell them from the
+// emulator's own answers (the real API never sends it; clients ignore unknown headers).
+const faultHeader = "X-Emulator-Injected-Fault"
+
 type faultState struct {
 	Faults
 	rng          *rand.Rand
@@ -119,6 +123,7 @@ func (s *Server) injectFault(w http.ResponseWriter, _ *http.Request) bool {
 	if status == 0 {
 		return false
 	}
+	w.Header().Set(faultHeader, "true")
 	if status == http.StatusTooManyRequests {
 		w.Header().Set("Retry-After", strconv.Itoa(int((retryAfter+time.Second-1)/time.Second)))
 	}

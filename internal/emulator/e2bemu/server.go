@@ -51,10 +51,15 @@ func New(opts Options) *Server {
 func NewTestServer(t testing.TB, opts Options) *Server {
 	t.Helper()
 	s := New(opts)
-	ts := httptest.NewServer(s)
-	t.Cleanup(ts.Close)
-	s.URL = ts.URL
+	s.URL = serveTest(t, s)
 	return s
+}
+
+// serveTest serves h on 127.0.0.1 until the test ends and returns its URL.
+func serveTest(t testing.TB, h http.Handler) string {
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	return ts.URL
 }
 
 // Start serves on addr (e.g. "127.0.0.1:0") and returns the server's URL.
