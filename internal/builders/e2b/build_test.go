@@ -249,3 +249,22 @@ func TestBuildReadsEveryLogPage(t *testing.T) {
 		t.Errorf("first log line seen %d times, want once", n)
 	}
 }
+
+func TestEnsureSkipsAUsableTemplateAndForceRebuilds(t *testing.T) {
+	emu := newEmulator(t)
+	b := newTestBuilder(t, emu)
+	spec := builders.TemplateSpec{TemplateID: "again", Image: "python:3.12"}
+	for i, want := range []builders.TemplateBuildStatus{builders.StatusSuccess, builders.StatusSkipped} {
+		if got := builders.Ensure(t.Context(), b, spec); got.Status != want {
+			t.Fatalf("Ensure #%d = %+v, want %s", i+1, got, want)
+		}
+	}
+	spec.ForceRebuild = true
+	if got := builders.Ensure(t.Context(), b, spec); got.Status != builders.StatusSuccess {
+		t.Fatalf("forced Ensure = %+v, want SUCCESS", got)
+	}
+	starts := emu.BuildStarts()
+	if len(starts) != 2 || starts[0].TemplateID != starts[1].TemplateID || starts[0].BuildID == starts[1].BuildID || !deref(starts[1].Body.Force) {
+		t.Errorf("starts = %+v, want two builds of one template, the second forced", starts)
+	}
+}
