@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
-	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/contract"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/e2bemu"
 )
 
@@ -16,7 +15,7 @@ import (
 // and commands, the created hook before the build starts, and the build's own logs.
 func TestBuildFromPublicImage(t *testing.T) {
 	emu := newEmulator(t)
-	v := contract.NewValidator(t, contract.LoadSpec(t, "e2b-openapi.yml"))
+	v := e2bemu.NewContractValidator(t)
 	b := newTestBuilder(t, emu, func(c *Config) { c.HTTPClient = v.Client() })
 
 	var hooked []builders.TemplateRef

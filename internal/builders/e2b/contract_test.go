@@ -1,0 +1,55 @@
+package e2b
+
+import (
+	"testing"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/e2bemu"
+)
+
+// TestContractEveryCall sends every call the builder makes, through faults, a failed build, a
+// lookup and deletes, past E2B's published spec.
+func TestContractEveryCall(t *testing.T) {
+	v := e2bemu.NewContractValidator(t)
+	emu := newEmulator(t)
+	b := newTestBuilder(t, emu, func(c *Config) { c.HTTPClient = v.Client() })
+	auth, err := builders.NewAWSAuth("AKIAEXAMPLE", builders.NewSecret("aws-secret"), "us-east-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	recordWaits(b) // no real sleeping through Retry-After
+	emu.SetFaults(e2bemu.Faults{Rate: 0.5, Seed: 11, Status: []int{500, 503, 429}})
+	spec := builders.TemplateSpec{TemplateID: "contract", Image: "123456789012.dkr.ecr.us-east-1.amazonaws.com/ds:1",
+		RegistryAuth: auth, Packages: []string{"numpy"}}
+	if got := builders.Ensure(t.Context(), b, spec); got.Status != builders.StatusSuccess {
+		t.Fatalf("Ensure = %+v", got)
+	}
+	emu.SetFaults(e2bemu.Faults{})
+	emu.FailBuild("broken", "pip install exited with code 1")
+	if got := builders.Ensure(t.Context(), b, builders.TemplateSpec{TemplateID: "broken", BaseTemplate: "contract"}); got.Status != builders.StatusFailed {
+		t.Fatalf("failing Ensure = %+v", got)
+	}
+	for _, id := range []string{"contract", "contract", "broken"} { // the second delete finds nothing
+		if err := b.Delete(t.Context(), id); err != nil {
+			t.Fatalf("Delete(%s): %v", id, err)
+		}
+	}
+	if usable, err := b.IsUsable(t.Context(), "contract"); err != nil || usable {
+		t.Errorf("IsUsable after delete = %v, %v", usable, err)
+	}
+
+	for _, op := range []string{"POST /v3/templates", "POST /v2/templates/{templateID}/builds/{buildID}",
+		"GET /templates/{templateID}/builds/{buildID}/status", "GET /templates/aliases/{alias}",
+		"GET /templates/{templateID}/tags", "DELETE /templates/{templateID}"} {
+		if v.Seen(op) == 0 {
+			t.Errorf("%s was never validated", op)
+		}
+	}
+	if n := emu.InjectedFaults(); n == 0 {
+		t.Error("no fault was injected")
+	}
+	if got := v.Violations(); len(got) != 0 {
+		t.Errorf("violations: %q", got)
+	}
+}
