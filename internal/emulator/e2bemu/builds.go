@@ -48,12 +48,8 @@ func (s *Server) startBuild(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req) {
 		return
 	}
-	if (req.FromImage == nil) == (req.FromTemplate == nil) {
-		writeError(w, http.StatusBadRequest, "exactly one of fromImage or fromTemplate is required")
-		return
-	}
-	if reg := req.FromImageRegistry; reg != nil && !validRegistry(reg) {
-		writeError(w, http.StatusBadRequest, "fromImageRegistry: missing required fields for type "+strconv.Quote(reg.Type))
+	if msg := req.problem(); msg != "" {
+		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
 	s.mu.Lock()
@@ -94,6 +90,11 @@ func (s *Server) buildStatus(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "logsOffset and limit must be integers, 0 <= limit <= 100")
 		return
 	}
+	minLevel, ok := logLevels[r.URL.Query().Get("level")]
+	if !ok {
+		writeError(w, http.StatusBadRequest, "level must be one of debug, info, warn, error")
+		return
+	}
 	s.mu.Lock()
 	t := s.find(r.PathValue("templateID"))
 	b := t.build(r.PathValue("buildID"))
@@ -105,12 +106,16 @@ func (s *Server) buildStatus(w http.ResponseWriter, r *http.Request) {
 	drop := s.faults.takeDrop(t.names[0])
 	s.advance(t, b)
 	info := templateBuildInfo{TemplateID: t.id, BuildID: b.id, Status: b.status, Logs: []string{}, LogEntries: []buildLogEntry{}}
-	for i := offset; i < len(b.logs) && i < offset+limit; i++ {
+	// logsOffset indexes all of the build's entries, so a poller's offset survives a level filter.
+	for i := offset; i < len(b.logs) && len(info.LogEntries) < limit; i++ {
+		if logLevels[b.logs[i].Level] < minLevel {
+			continue
+		}
 		info.LogEntries = append(info.LogEntries, b.logs[i])
 		info.Logs = append(info.Logs, b.logs[i].Message)
 	}
 	if b.status == statusError {
-		info.Reason = &buildStatusReason{Message: b.failReason, Step: "1", LogEntries: b.logs[len(b.logs)-1:]}
+		info.Reason = &buildStatusReason{Message: b.failReason, Step: "1", LogEntries: errorEntries(b.logs)}
 	}
 	s.mu.Unlock()
 	if drop {
@@ -130,6 +135,7 @@ func (s *Server) advance(t *tmpl, b *build) {
 	if b.failReason != "" {
 		b.status = statusError
 		b.log(now, "error", "1", "ERROR: %s", b.failReason)
+		b.log(now, "error", "1", "Build failed: %s", b.failReason)
 		return
 	}
 	b.status = statusReady
@@ -137,6 +143,19 @@ func (s *Server) advance(t *tmpl, b *build) {
 	for _, tag := range b.tags {
 		t.tags[tag] = b.id
 	}
+}
+
+// logLevels orders LogLevel; the empty level (no filter) admits everything.
+var logLevels = map[string]int{"": 0, "debug": 0, "info": 1, "warn": 2, "error": 3}
+
+func errorEntries(logs []buildLogEntry) []buildLogEntry {
+	out := []buildLogEntry{}
+	for _, e := range logs {
+		if e.Level == "error" {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 func (t *tmpl) build(id string) *build {
@@ -149,18 +168,6 @@ func (t *tmpl) build(id string) *build {
 		}
 	}
 	return nil
-}
-
-func validRegistry(r *FromImageRegistry) bool {
-	switch r.Type {
-	case "registry":
-		return r.Username != "" && r.Password != ""
-	case "aws":
-		return r.AWSAccessKeyID != "" && r.AWSSecretAccessKey != "" && r.AWSRegion != ""
-	case "gcp":
-		return r.ServiceAccountJSON != ""
-	}
-	return false
 }
 
 func registryType(r *FromImageRegistry) string {

@@ -99,7 +99,7 @@ func (f *faultState) takeDrop(name string) bool {
 }
 
 // injectFault answers r with an injected error, reporting whether it did.
-func (s *Server) injectFault(w http.ResponseWriter, _ *http.Request) bool {
+func (s *Server) injectFault(w http.ResponseWriter, r *http.Request) bool {
 	s.mu.Lock()
 	latency, status, retryAfter := s.faults.Latency, 0, s.faults.RetryAfter
 	switch {
@@ -118,7 +118,11 @@ func (s *Server) injectFault(w http.ResponseWriter, _ *http.Request) bool {
 	}
 	s.mu.Unlock()
 	if latency > 0 {
-		time.Sleep(latency)
+		select { // a client that gives up frees the handler too
+		case <-time.After(latency):
+		case <-r.Context().Done():
+			return true
+		}
 	}
 	if status == 0 {
 		return false

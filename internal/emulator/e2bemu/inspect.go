@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -89,6 +90,7 @@ func (s *Server) Template(name string) (TemplateInfo, bool) {
 	for tag := range t.tags {
 		info.Tags = append(info.Tags, tag)
 	}
+	slices.Sort(info.Tags)
 	return info, true
 }
 
@@ -105,6 +107,10 @@ func (s *Server) SeedReadyTemplate(name string) {
 	defer s.mu.Unlock()
 	now := s.now()
 	b := &build{id: newUUID(), status: statusReady, createdAt: now, startedAt: now, finishedAt: &now, cpu: 2, mem: 1024}
+	if t := s.find(name); t != nil { // seeding twice adds a newer ready build, as a rebuild would
+		t.builds, t.tags[defaultTag], t.updatedAt = append(t.builds, b), b.id, now
+		return
+	}
 	s.templates = append(s.templates, &tmpl{id: newID()[:20], names: []string{name}, cpu: 2, mem: 1024,
 		createdAt: now, updatedAt: now, builds: []*build{b}, tags: map[string]string{defaultTag: b.id}})
 }

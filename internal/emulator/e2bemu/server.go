@@ -21,6 +21,8 @@ type Options struct {
 	APIKey string
 	// BuildDuration is how long a started build stays "building"; 0 means ready at the first poll.
 	BuildDuration time.Duration
+	// Clock replaces time.Now, so tests can move builds on without waiting; nil is time.Now.
+	Clock func() time.Time
 }
 
 // Server is an in-memory E2B API. It is safe for concurrent use.
@@ -43,6 +45,9 @@ type Server struct {
 // New returns a server that is not listening yet: use it as an http.Handler, or call Start.
 func New(opts Options) *Server {
 	s := &Server{opts: opts, mux: http.NewServeMux(), now: time.Now, faults: newFaultState()}
+	if opts.Clock != nil {
+		s.now = opts.Clock
+	}
 	s.routes()
 	return s
 }
@@ -97,6 +102,10 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /templates/{first}/{second}", s.aliasOrTags)
 	s.mux.HandleFunc("POST /templates/tags", s.assignTags)
 	s.mux.HandleFunc("DELETE /templates/tags", s.deleteTags)
+	// Unknown paths get the spec's Error JSON rather than Go's plain-text 404.
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no route for "+r.Method+" "+r.URL.Path)
+	})
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {

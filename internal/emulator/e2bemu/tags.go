@@ -31,8 +31,8 @@ func (s *Server) assignTags(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req) {
 		return
 	}
-	if req.Target == "" || len(req.Tags) == 0 {
-		writeError(w, http.StatusBadRequest, "target and tags are required")
+	if msg := req.problem(); msg != "" {
+		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
 	s.mu.Lock()
@@ -60,6 +60,10 @@ func (s *Server) assignTags(w http.ResponseWriter, r *http.Request) {
 func (s *Server) deleteTags(w http.ResponseWriter, r *http.Request) {
 	var req deleteTemplateTagsRequest
 	if !decode(w, r, &req) {
+		return
+	}
+	if msg := req.problem(); msg != "" {
+		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
 	s.mu.Lock()

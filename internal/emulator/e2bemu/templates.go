@@ -3,6 +3,7 @@ package e2bemu
 import (
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -36,6 +37,10 @@ func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req) {
 		return
 	}
+	if msg := req.problem(); msg != "" {
+		writeError(w, http.StatusBadRequest, msg)
+		return
+	}
 	name := req.Name
 	if name == "" {
 		name = req.Alias
@@ -43,10 +48,6 @@ func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request) {
 	name, tag, _ := strings.Cut(name, ":")
 	if name == "" {
 		writeError(w, http.StatusBadRequest, "name is required")
-		return
-	}
-	if (req.CPUCount != nil && *req.CPUCount < 1) || (req.MemoryMB != nil && *req.MemoryMB < 128) {
-		writeError(w, http.StatusBadRequest, "cpuCount must be at least 1 and memoryMB at least 128")
 		return
 	}
 	tags := req.Tags
@@ -78,7 +79,11 @@ func (s *Server) listTemplates(w http.ResponseWriter, _ *http.Request) {
 	for _, t := range s.templates {
 		last := t.builds[len(t.builds)-1]
 		s.advance(t, last)
-		out = append(out, template{TemplateID: t.id, BuildID: last.id, CPUCount: t.cpu, MemoryMB: t.mem, DiskSizeMB: 5120,
+		buildID := t.latestReady() // the spec: "the last successful build"
+		if buildID == "" {
+			buildID = last.id
+		}
+		out = append(out, template{TemplateID: t.id, BuildID: buildID, CPUCount: t.cpu, MemoryMB: t.mem, DiskSizeMB: 5120,
 			Public: t.public, Aliases: t.names, Names: t.names, CreatedAt: t.createdAt, UpdatedAt: t.updatedAt,
 			BuildCount: len(t.builds), EnvdVersion: "0.2.0", BuildStatus: last.status})
 	}
@@ -86,6 +91,11 @@ func (s *Server) listTemplates(w http.ResponseWriter, _ *http.Request) {
 }
 
 func (s *Server) getTemplate(w http.ResponseWriter, r *http.Request) {
+	first, limit, ok := page(r)
+	if !ok {
+		writeError(w, http.StatusBadRequest, "limit must be 1..100 and nextToken one this server gave")
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.find(r.PathValue("templateID"))
@@ -95,10 +105,16 @@ func (s *Server) getTemplate(w http.ResponseWriter, r *http.Request) {
 	}
 	out := templateWithBuilds{TemplateID: t.id, Public: t.public, Aliases: t.names, Names: t.names,
 		CreatedAt: t.createdAt, UpdatedAt: t.updatedAt, Builds: []templateBuild{}}
-	for _, b := range t.builds {
+	for i, b := range t.builds {
 		s.advance(t, b)
+		if i < first || i >= first+limit {
+			continue
+		}
 		out.Builds = append(out.Builds, templateBuild{BuildID: b.id, Status: b.status, CreatedAt: b.createdAt,
 			UpdatedAt: b.updatedAt(), FinishedAt: b.finishedAt, CPUCount: b.cpu, MemoryMB: b.mem})
+	}
+	if first+limit < len(t.builds) {
+		w.Header().Set("X-Next-Token", strconv.Itoa(first+limit))
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -155,6 +171,16 @@ func (s *Server) getAlias(w http.ResponseWriter, alias string) {
 		return
 	}
 	writeJSON(w, http.StatusOK, templateAliasResponse{TemplateID: t.id, Public: t.public})
+}
+
+// page reads paginationLimit and paginationNextToken; the token is the index of the next item.
+func page(r *http.Request) (first, limit int, ok bool) {
+	limit, err := queryInt(r, "limit", 100)
+	if err != nil || limit < 1 || limit > 100 {
+		return 0, 0, false
+	}
+	first, err = queryInt(r, "nextToken", 0)
+	return first, limit, err == nil && first >= 0
 }
 
 func valueOr(p *int, def int) int {
