@@ -25,7 +25,6 @@ type build struct {
 	cpu, mem   int
 	tags       []string
 	failReason string // set: the build ends in error with this reason
-	hang       bool   // set: the build never finishes
 	logs       []buildLogEntry
 }
 
@@ -67,7 +66,7 @@ func (s *Server) startBuild(w http.ResponseWriter, r *http.Request) {
 	now := s.now()
 	b.status, b.startedAt = statusBuilding, now
 	name := t.names[0]
-	b.failReason, b.hang = s.faults.takeBuildFailure(name), s.faults.hangs(name)
+	b.failReason = s.faults.takeBuildFailure(name)
 	source := derefOr(req.FromImage, "")
 	if source == "" {
 		source = "template " + derefOr(req.FromTemplate, "")
@@ -127,7 +126,7 @@ func (s *Server) buildStatus(w http.ResponseWriter, r *http.Request) {
 
 // advance moves a started build on by the clock; callers hold s.mu.
 func (s *Server) advance(t *tmpl, b *build) {
-	if b.status != statusBuilding || b.hang || s.now().Sub(b.startedAt) < s.opts.BuildDuration {
+	if b.status != statusBuilding || s.faults.hangs(t.names[0]) || s.now().Sub(b.startedAt) < s.opts.BuildDuration {
 		return
 	}
 	now := s.now()

@@ -61,11 +61,18 @@ func (s *Server) FailBuild(name, reason string) {
 	s.faults.failBuilds[name] = reason
 }
 
-// HangBuild makes builds of template name stay "building" forever.
+// HangBuild makes builds of template name, started or not, stay "building" until ReleaseBuild.
 func (s *Server) HangBuild(name string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.faults.hung[name] = true
+}
+
+// ReleaseBuild lets hung builds of template name finish (at their next poll, once their duration passed).
+func (s *Server) ReleaseBuild(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.faults.hung, name)
 }
 
 // DropConnectionsDuringBuild closes the connection of the next n status polls of template name.

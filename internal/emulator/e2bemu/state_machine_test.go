@@ -72,17 +72,25 @@ func TestFailBuildFailsOnlyTheNextBuild(t *testing.T) {
 	}
 }
 
-// TestHangBuildNeverFinishes: a hung build stays building however far the clock moves.
+// TestHangBuildNeverFinishes: a hung build stays building however far the clock moves, until
+// released; hanging also catches a build that already started.
 func TestHangBuildNeverFinishes(t *testing.T) {
 	clock := newFakeClock()
-	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: apiKey, Clock: clock.Now})
-	emu.HangBuild("py")
+	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: apiKey, BuildDuration: time.Minute, Clock: clock.Now})
 	c := newCaller(t, emu)
 	b := c.create(map[string]any{"name": "py"})
 	c.start(b, fromPython)
+	emu.HangBuild("py")
 	clock.Advance(1000 * time.Hour)
 	if got := c.status(b)["status"]; got != "building" {
 		t.Errorf("a hung build = %v, want building", got)
+	}
+	if tpl, _ := emu.Template("py"); len(tpl.Tags) != 0 {
+		t.Errorf("a hung build tagged its template: %v", tpl.Tags)
+	}
+	emu.ReleaseBuild("py")
+	if got := c.status(b)["status"]; got != "ready" {
+		t.Errorf("after ReleaseBuild = %v, want ready", got)
 	}
 }
 
