@@ -273,24 +273,25 @@ data "sandbox_template" "missing" {
 func TestAccTemplateImportBlock(t *testing.T) {
 	emu := newE2B(t)
 	emu.SeedReadyTemplate("py")
-	config := e2bTemplate(emu, `  image = "python:3.12-slim"`)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_5_0)},
-		Steps: []resource.TestStep{
-			{
-				Config:          config,
-				ResourceName:    resourceName,
-				ImportState:     true,
-				ImportStateKind: resource.ImportBlockWithID,
-				ImportStateId:   "py",
-				// The imported template is adopted: the plan updates inputs in place, no replacement.
-				ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(resourceName, plancheck.ResourceActionUpdate)}},
+		Steps: []resource.TestStep{{
+			// The imported template is adopted: an in-place update that records the configured
+			// inputs without building; the plan after it is empty.
+			Config: e2bTemplate(emu, `  image = "python:3.12-slim"`) + `
+import {
+  to = sandbox_template.py
+  id = "e2b/py"
+}
+`,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(resourceName, plancheck.ResourceActionUpdate)}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("status"), knownvalue.StringExact("SKIPPED")),
+				statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("image"), knownvalue.StringExact("python:3.12-slim")),
 			},
-		},
+			Check: buildsAre(emu, 0),
+		}},
 	})
-	if got := len(emu.BuildStarts()); got != 0 {
-		t.Errorf("importing and adopting a template started %d builds, want 0", got)
-	}
 }

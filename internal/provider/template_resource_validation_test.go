@@ -73,7 +73,7 @@ func TestAccTemplateRejectsBadConfigAtPlan(t *testing.T) {
   image = "python"
   packages = [""]`, `(?s)packages.*length must be at least 1`},
 		{"bedrock id shape", `backend = "bedrock"
-  template_id = "not-an-interpreter-id"`, `(?s)Invalid template_id.*code interpreter id`},
+  template_id = "not-an-interpreter-id"`, `(?s)Invalid template_id.*code\s+interpreter\s+id`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -106,7 +106,7 @@ resource "sandbox_template" "py" {
   image       = "python:3.12"
 }`,
 			PlanOnly:    true,
-			ExpectError: expectError(`(?s)Backend not configured.*set e2b.api_key in the provider block or the\s+E2B_API_KEY environment variable`),
+			ExpectError: expectError(`(?s)Backend not configured.*set e2b.api_key in the provider\s+block or the\s+E2B_API_KEY\s+environment\s+variable`),
 		}},
 	})
 }

@@ -1,5 +1,5 @@
-# A data-science template on E2B, built from a private ECR image. The AWS secret is write-only
-# (Terraform/OpenTofu >= 1.11): it is sent to E2B for the build and never stored in state.
+# A data-science template on E2B, built from a private ECR image. E2B exchanges the AWS key for
+# an ECR login itself. On Terraform/OpenTofu >= 1.11 prefer the write-only variant below.
 resource "sandbox_template" "py" {
   backend     = "e2b"
   template_id = "data-science"
@@ -7,10 +7,9 @@ resource "sandbox_template" "py" {
 
   registry_auth = {
     aws = {
-      access_key_id                = var.key_id
-      secret_access_key_wo         = var.secret
-      secret_access_key_wo_version = 1
-      region                       = "us-east-1"
+      access_key_id     = var.key_id
+      secret_access_key = var.secret # sensitive, but stored in state
+      region            = "us-east-1"
     }
   }
 

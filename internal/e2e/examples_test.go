@@ -1,0 +1,47 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestExamplesValidate: every example configuration (the ones the docs show) is valid for the
+// provider's schema on this CLI.
+func TestExamplesValidate(t *testing.T) {
+	root := filepath.Join(moduleRoot(t), "examples")
+	var dirs []string
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".tf") {
+			dir := filepath.Dir(path)
+			if len(dirs) == 0 || dirs[len(dirs)-1] != dir {
+				dirs = append(dirs, dir)
+			}
+		}
+		return err
+	})
+	if err != nil || len(dirs) < 4 {
+		t.Fatalf("found example dirs %v (%v), want the provider, resource, data source and demo examples", dirs, err)
+	}
+	for _, dir := range dirs {
+		rel, _ := filepath.Rel(root, dir)
+		t.Run(rel, func(t *testing.T) {
+			c := newCLI(t)
+			if strings.Contains(rel, "write-only") && !c.supportsWriteOnly() {
+				t.Skipf("%s uses write-only attributes, which this CLI (older than 1.11) does not support", rel)
+			}
+			files, _ := filepath.Glob(filepath.Join(dir, "*.tf"))
+			for _, f := range files {
+				b, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				c.write(filepath.Base(f), string(b))
+			}
+			if out, err := c.run("validate", "-no-color"); err != nil {
+				t.Fatalf("validate failed: %v\n%s", err, out)
+			}
+		})
+	}
+}
