@@ -23,6 +23,7 @@ func planBuild(spec builders.TemplateSpec) (buildPlan, error) {
 		create: templateBuildRequestV3{Name: spec.TemplateID, CPUCount: spec.CPUCount, MemoryMB: spec.MemoryMB},
 		start:  templateBuildStartV2{Force: spec.ForceRebuild, Steps: []templateStep{}},
 	}
+	baseTemplate, dockerfile := legacySources(spec)
 	defaultCmds := true
 	switch {
 	case spec.Image != "":
@@ -31,12 +32,12 @@ func planBuild(spec builders.TemplateSpec) (buildPlan, error) {
 			return p, builders.AtStage(builders.StageRegistryAuth, err)
 		}
 		p.start.FromImage, p.start.FromImageRegistry, p.secrets = spec.Image, registry.body, registry.secrets
-	case spec.BaseTemplate != "":
+	case baseTemplate != "":
 		p.notes = append(p.notes, "warning: "+builders.DeprecationMessage("base_template"))
-		p.start.FromTemplate, defaultCmds = spec.BaseTemplate, false
+		p.start.FromTemplate, defaultCmds = baseTemplate, false
 	default:
 		p.notes = append(p.notes, "warning: "+builders.DeprecationMessage("dockerfile"))
-		d, err := parseDockerfile(spec.Dockerfile)
+		d, err := parseDockerfile(dockerfile)
 		if err != nil {
 			return p, builders.AtStage(builders.StageValidation, err)
 		}
@@ -58,4 +59,10 @@ func planBuild(spec builders.TemplateSpec) (buildPlan, error) {
 		p.start.ReadyCmd = spec.ReadyCmd
 	}
 	return p, nil
+}
+
+// legacySources reads the deprecated sources, which E2B still builds (with a deprecation line in
+// the logs): the one place this package touches them.
+func legacySources(spec builders.TemplateSpec) (baseTemplate, dockerfile string) {
+	return spec.BaseTemplate, spec.Dockerfile //nolint:staticcheck // deprecated for users, still honoured here
 }

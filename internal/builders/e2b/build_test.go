@@ -146,9 +146,9 @@ func TestBuildCommandDefaults(t *testing.T) {
 		{"image: code-interpreter defaults", builders.TemplateSpec{Image: "python:3.12"}, DefaultStartCmd, DefaultReadyCmd},
 		{"custom start only: E2B's ready default", builders.TemplateSpec{Image: "python:3.12", StartCmd: "./serve"}, "./serve", ""},
 		{"custom ready only", builders.TemplateSpec{Image: "python:3.12", ReadyCmd: "true"}, DefaultStartCmd, "true"},
-		{"base template keeps its own", builders.TemplateSpec{BaseTemplate: "code-interpreter-v1"}, "", ""},
-		{"dockerfile CMD", builders.TemplateSpec{Dockerfile: "FROM python:3.12\nCMD [\"python\", \"app.py\"]"}, "python app.py", "sleep 20"},
-		{"dockerfile without CMD", builders.TemplateSpec{Dockerfile: "FROM python:3.12"}, DefaultStartCmd, DefaultReadyCmd},
+		{"base template keeps its own", fromBaseTemplate("", "code-interpreter-v1"), "", ""},
+		{"dockerfile CMD", fromDockerfile("", "FROM python:3.12\nCMD [\"python\", \"app.py\"]"), "python app.py", "sleep 20"},
+		{"dockerfile without CMD", fromDockerfile("", "FROM python:3.12"), DefaultStartCmd, DefaultReadyCmd},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -166,7 +166,9 @@ func TestBuildCommandDefaults(t *testing.T) {
 func TestBuildLegacySources(t *testing.T) {
 	t.Run("base_template", func(t *testing.T) {
 		emu := newEmulator(t)
-		result := mustBuild(t, newTestBuilder(t, emu), builders.TemplateSpec{TemplateID: "legacy", BaseTemplate: "code-interpreter-v1", Packages: []string{"numpy"}})
+		spec := fromBaseTemplate("legacy", "code-interpreter-v1")
+		spec.Packages = []string{"numpy"}
+		result := mustBuild(t, newTestBuilder(t, emu), spec)
 		start := onlyStart(t, emu)
 		if deref(start.Body.FromTemplate) != "code-interpreter-v1" || start.Body.FromImage != nil || len(start.Body.Steps) != 1 {
 			t.Errorf("start = %+v, want fromTemplate and the pip step", start.Body)
@@ -179,7 +181,7 @@ func TestBuildLegacySources(t *testing.T) {
 		emu := newEmulator(t)
 		dockerfile := "# legacy\nFROM --platform=linux/amd64 python:3.12 AS base\nRUN apt-get update && \\\n    apt-get install -y git\n" +
 			"ENV A=1 B=\"two words\"\nARG VERSION\nWORKDIR /app\nEXPOSE 8000\n"
-		result := mustBuild(t, newTestBuilder(t, emu), builders.TemplateSpec{TemplateID: "legacy", Dockerfile: dockerfile})
+		result := mustBuild(t, newTestBuilder(t, emu), fromDockerfile("legacy", dockerfile))
 		start := onlyStart(t, emu)
 		want := []e2bemu.TemplateStep{
 			{Type: "USER", Args: []string{"root"}}, {Type: "WORKDIR", Args: []string{"/"}},
@@ -198,7 +200,7 @@ func TestBuildLegacySources(t *testing.T) {
 	})
 	t.Run("dockerfile with COPY is rejected before any request", func(t *testing.T) {
 		emu := newEmulator(t)
-		got := builders.Ensure(t.Context(), newTestBuilder(t, emu), builders.TemplateSpec{TemplateID: "legacy", Dockerfile: "FROM python\nCOPY . /app"})
+		got := builders.Ensure(t.Context(), newTestBuilder(t, emu), fromDockerfile("legacy", "FROM python\nCOPY . /app"))
 		if got.Status != builders.StatusFailed || got.Stage != builders.StageValidation || !strings.Contains(got.Detail, "COPY") {
 			t.Errorf("Ensure = %+v, want FAILED/VALIDATION naming COPY", got)
 		}
@@ -240,7 +242,7 @@ func TestBuildReadsEveryLogPage(t *testing.T) {
 		dockerfile.WriteString("RUN echo line-" + strings.Repeat("x", i%3) + "\n")
 	}
 	emu.DropConnectionsDuringBuild("logs", 2)
-	result := mustBuild(t, newTestBuilder(t, emu), builders.TemplateSpec{TemplateID: "logs", Dockerfile: dockerfile.String()})
+	result := mustBuild(t, newTestBuilder(t, emu), fromDockerfile("logs", dockerfile.String()))
 	if n := countLines(result.Logs, "RUN echo line-"); n != 250 {
 		t.Errorf("%d RUN log lines, want each of the 250 exactly once", n)
 	}

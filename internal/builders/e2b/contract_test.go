@@ -27,7 +27,7 @@ func TestContractEveryCall(t *testing.T) {
 	}
 	emu.SetFaults(e2bemu.Faults{})
 	emu.FailBuild("broken", "pip install exited with code 1")
-	if got := builders.Ensure(t.Context(), b, builders.TemplateSpec{TemplateID: "broken", BaseTemplate: "contract"}); got.Status != builders.StatusFailed {
+	if got := builders.Ensure(t.Context(), b, fromBaseTemplate("broken", "contract")); got.Status != builders.StatusFailed {
 		t.Fatalf("failing Ensure = %+v", got)
 	}
 	for _, id := range []string{"contract", "contract", "broken"} { // the second delete finds nothing

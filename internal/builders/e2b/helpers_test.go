@@ -106,3 +106,12 @@ func assertNoSecrets(t *testing.T, text string, secrets ...string) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// fromBaseTemplate and fromDockerfile are specs with the deprecated sources this package still builds.
+func fromBaseTemplate(id, base string) builders.TemplateSpec {
+	return builders.TemplateSpec{TemplateID: id, BaseTemplate: base} //nolint:staticcheck // testing the deprecated source
+}
+
+func fromDockerfile(id, content string) builders.TemplateSpec {
+	return builders.TemplateSpec{TemplateID: id, Dockerfile: content} //nolint:staticcheck // testing the deprecated source
+}
