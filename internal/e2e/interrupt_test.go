@@ -67,8 +67,8 @@ resource "sandbox_template" "py" {
 	}
 
 	state := readState(t, filepath.Join(c.dir, "terraform.tfstate"))
-	if state["template_id"] != "py" || state["status"] != "BUILDING" {
-		t.Errorf("state after the interrupt = %v, want the created template with status BUILDING", state)
+	if state["template_id"] != "py" || state["status"] != "FAILED" || state["stage"] != "CANCELLED" {
+		t.Errorf("state after the interrupt = %v, want the created template, FAILED at stage CANCELLED", state)
 	}
 	if after := emu.CountRequests("GET", "/templates/"); after != polls {
 		t.Errorf("polling went on after the CLI exited: %d requests, then %d", polls, after)

@@ -22,6 +22,10 @@ var (
 	_ resource.ResourceWithValidateConfig = (*templateResource)(nil)
 )
 
+// statusBuilding is the status saved while a create waits for its build; it is not a build
+// outcome, so it is not one of the core's statuses.
+const statusBuilding = "BUILDING"
+
 // privateImported marks state that came from an import: the first update adopts the configured
 // inputs instead of rebuilding a template that is already there.
 const privateImported = "imported"
@@ -54,7 +58,7 @@ func (r *templateResource) Create(ctx context.Context, req resource.CreateReques
 	}
 	timeout, diags := plan.Timeouts.Create(ctx, mustDuration(defaultCreateTimeout))
 	resp.Diagnostics.Append(diags...)
-	r.build(ctx, timeout, plan, config, &resp.State, &resp.Diagnostics, builders.Ensure)
+	r.build(ctx, timeout, plan, config, &resp.State, &resp.Diagnostics, builders.Ensure, true)
 }
 
 func (r *templateResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -77,19 +81,20 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 	}
 	timeout, diags := plan.Timeouts.Update(ctx, mustDuration(defaultUpdateTimeout))
 	resp.Diagnostics.Append(diags...)
-	r.build(ctx, timeout, plan, config, &resp.State, &resp.Diagnostics, builders.Rebuild)
+	// A failed rebuild leaves the prior state (old inputs) in place, so the next plan retries it.
+	r.build(ctx, timeout, plan, config, &resp.State, &resp.Diagnostics, builders.Rebuild, false)
 }
 
 type stateSetter interface {
 	Set(ctx context.Context, val any) diag.Diagnostics
 }
 
-// build runs flow (Ensure or Rebuild) and records its outcome. The state is written as soon as the
-// backend reports the template exists, so a failed or interrupted wait never orphans it: Terraform
-// then keeps the resource (tainted) and the next apply deals with it.
+// build runs flow (Ensure or Rebuild) and records its outcome. On create (saveEarly) the state is
+// written as soon as the backend reports the template exists, so a failed or interrupted wait never
+// orphans it: Terraform keeps the resource, tainted, and the next apply replaces it (see Delete).
 func (r *templateResource) build(ctx context.Context, timeout time.Duration, plan, config templateModel,
 	state stateSetter, diags *diag.Diagnostics,
-	flow func(context.Context, builders.Builder, builders.TemplateSpec) builders.TemplateBuildResult) {
+	flow func(context.Context, builders.Builder, builders.TemplateSpec) builders.TemplateBuildResult, saveEarly bool) {
 	builder, err := r.backends.Builder(ctx, plan.backend())
 	if err != nil {
 		diags.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
@@ -103,15 +108,21 @@ func (r *templateResource) build(ctx context.Context, timeout time.Duration, pla
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	var mu sync.Mutex
-	ctx = builders.WithCreatedHook(ctx, func(ref builders.TemplateRef) {
-		mu.Lock()
-		defer mu.Unlock()
-		pending := plan
-		pending.setResult(builders.TemplateBuildResult{Status: "BUILDING", TemplateRef: &ref,
-			Detail: "the template exists; its build had not finished when this state was saved"}, r.now())
-		diags.Append(state.Set(ctx, pending)...)
-	})
+	var (
+		mu      sync.Mutex
+		created *builders.TemplateRef
+	)
+	if saveEarly {
+		ctx = builders.WithCreatedHook(ctx, func(ref builders.TemplateRef) {
+			mu.Lock()
+			defer mu.Unlock()
+			created = &ref
+			pending := plan
+			pending.setResult(builders.TemplateBuildResult{Status: statusBuilding, TemplateRef: &ref,
+				Detail: "the template exists; its build had not finished when this state was saved"}, r.now())
+			diags.Append(state.Set(ctx, pending)...)
+		})
+	}
 	tflog.Info(ctx, "building sandbox template", map[string]any{"backend": string(plan.backend()), "template_id": spec.TemplateID})
 	result := flow(ctx, builder, spec)
 
@@ -121,7 +132,11 @@ func (r *templateResource) build(ctx context.Context, timeout time.Duration, pla
 	switch result.Status {
 	case builders.StatusFailed:
 		diags.AddError(fmt.Sprintf("Template build failed at stage %s", result.Stage), failureDetail(result))
-		return // the state keeps what the created hook saved, if anything
+		if created != nil {
+			plan.TemplateRef = templateRefValue(created) // the template exists, whatever became of its build
+			diags.Append(state.Set(ctx, plan)...)
+		}
+		return
 	case builders.StatusUnsupported:
 		diags.AddAttributeWarning(path.Root("backend"), "Backend has no templates",
 			result.Detail+" The resource is recorded with status UNSUPPORTED and a null template_ref.")
@@ -162,10 +177,13 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 		resp.Diagnostics.AddError("Could not read sandbox template", err.Error())
 		return
 	}
-	if !usable {
+	if !usable && !buildUnconfirmed(state) {
 		tflog.Warn(ctx, "sandbox template is gone or not usable; removing it from state", map[string]any{"template_id": state.TemplateID.ValueString()})
 		resp.State.RemoveResource(ctx)
 		return
+	}
+	if !usable {
+		return // a create that did not see its build finish: kept (tainted) so the next apply replaces it
 	}
 	if state.Status.IsNull() { // just imported
 		state.setResult(builders.TemplateBuildResult{Status: builders.StatusSkipped,
@@ -198,6 +216,18 @@ func (r *templateResource) Delete(ctx context.Context, req resource.DeleteReques
 	resp.Diagnostics.Append(diags...)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	if buildUnconfirmed(state) {
+		// The create gave up waiting (timeout, interrupt, lost connection) but the build went on. If it
+		// finished, keep it: this delete is most often the first half of replacing the tainted
+		// resource, and the create that follows adopts the template instead of building it again.
+		if usable, err := builder.IsUsable(ctx, state.TemplateID.ValueString()); err == nil && usable {
+			resp.Diagnostics.AddWarning("Template kept",
+				fmt.Sprintf("Template %q finished building after its create stopped waiting, so it was not deleted: a re-create "+
+					"adopts it without building again. If you are destroying it for good, delete it on %s or import and destroy it.",
+					state.TemplateID.ValueString(), state.Backend.ValueString()))
+			return
+		}
+	}
 	if err := deleter.Delete(ctx, state.TemplateID.ValueString()); err != nil {
 		resp.Diagnostics.AddError("Could not delete sandbox template", err.Error())
 	}
@@ -224,6 +254,12 @@ func (r *templateResource) ImportState(ctx context.Context, req resource.ImportS
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("force_rebuild"), false)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("keep_remotely"), false)...)
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, []byte(`true`))...)
+}
+
+// buildUnconfirmed tells whether state comes from a create that did not see its build succeed.
+func buildUnconfirmed(state templateModel) bool {
+	status := state.Status.ValueString()
+	return status == statusBuilding || status == string(builders.StatusFailed)
 }
 
 func (m *templateModel) copyResult(from templateModel) {
