@@ -1,5 +1,7 @@
 // Command sandbox-emulator serves the bundled E2B API emulator on 127.0.0.1 for the demo and
 // benchmarks. It prints E2B_API_URL=<url> as its first line and serves until SIGINT or SIGTERM.
+// <url>/_emulator/stats (no key needed, not recorded) counts the requests by route and lists each
+// build's started/ready/observed times, for scripts/bench.sh.
 package main
 
 import (
@@ -39,6 +41,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return fmt.Errorf("starting the E2B emulator: %w", err)
 	}
 	fmt.Fprintf(stdout, "E2B_API_URL=%s\n", url)
+	log.Printf("request counters: GET %s%s", url, e2bemu.StatsPath) // stderr: stdout's first line stays the URL
 	<-ctx.Done()
 	if err := emu.Close(); err != nil {
 		return fmt.Errorf("closing the E2B emulator: %w", err)
