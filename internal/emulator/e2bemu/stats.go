@@ -89,8 +89,18 @@ func (s *Server) route(method, path string) string {
 	if pattern == "" || !strings.Contains(pattern, " ") || strings.HasSuffix(pattern, " /") {
 		return method + " " + path // unrouted, or a catch-all: the path says more than "/"
 	}
+	if pattern == aliasOrTagsPattern { // one mux pattern serves two API routes: name the one asked for
+		if strings.HasPrefix(path, "/templates/aliases/") {
+			return "GET /templates/aliases/{alias}"
+		}
+		return "GET /templates/{templateID}/tags"
+	}
 	return pattern
 }
+
+// aliasOrTagsPattern is the pattern routes() registers for both GET /templates/aliases/{alias}
+// and GET /templates/{templateID}/tags.
+const aliasOrTagsPattern = "GET /templates/{first}/{second}"
 
 // serveStats answers StatsPath: GET only, ?since=<n> optional.
 func (s *Server) serveStats(w http.ResponseWriter, r *http.Request) {

@@ -39,6 +39,8 @@ func TestStatsCountsRequestsByRouteWithoutRecordingItself(t *testing.T) {
 		t.Fatalf("status = %v, want ready", got)
 	}
 	c.call("GET", "/templates/stats", nil)
+	c.call("GET", "/templates/aliases/stats", nil)
+	c.call("GET", "/templates/"+b.templateID+"/tags", nil)
 	c.call("GET", "/no/such/route", nil)
 
 	st := getStats(t, emu, "")
@@ -48,9 +50,11 @@ func TestStatsCountsRequestsByRouteWithoutRecordingItself(t *testing.T) {
 		"GET /templates/{templateID}/builds/{buildID}/status": 2,
 		"GET /templates/{templateID}":                         1,
 		"GET /no/such/route":                                  1,
+		"GET /templates/aliases/{alias}":                      1,
+		"GET /templates/{templateID}/tags":                    1,
 	}
-	if st.Total != 6 || st.Since != 0 || len(st.Requests) != len(want) {
-		t.Fatalf("stats = %+v, want total 6 and %v", st, want)
+	if st.Total != 8 || st.Since != 0 || len(st.Requests) != len(want) {
+		t.Fatalf("stats = %+v, want total 8 and %v", st, want)
 	}
 	for route, n := range want {
 		if st.Requests[route] != n {
@@ -58,8 +62,8 @@ func TestStatsCountsRequestsByRouteWithoutRecordingItself(t *testing.T) {
 		}
 	}
 	// Reading the stats is neither recorded nor counted.
-	if again := getStats(t, emu, ""); again.Total != 6 || len(emu.Requests()) != 6 {
-		t.Errorf("after two stats reads: total %d, recorded %d, want 6", again.Total, len(emu.Requests()))
+	if again := getStats(t, emu, ""); again.Total != 8 || len(emu.Requests()) != 8 {
+		t.Errorf("after two stats reads: total %d, recorded %d, want 8", again.Total, len(emu.Requests()))
 	}
 }
 
