@@ -1,0 +1,79 @@
+package e2b
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
+
+const fuzzKey = "FUZZ-API-KEY-MARKER"
+
+// FuzzDecodeBuildStatus feeds any status code and body to the client's decoding of a build
+// status answer and, for a failed build, to the failure report: nothing panics, and the API key
+// the server might echo back never reaches an error.
+func FuzzDecodeBuildStatus(f *testing.F) {
+	for _, seed := range []struct {
+		status int
+		body   string
+	}{
+		{200, `{"templateID":"t","buildID":"b","status":"ready","logs":[],"logEntries":[]}`},
+		{200, `{"status":"error","reason":{"message":"pull access denied","step":"1","logEntries":[{"message":"x","level":"error","timestamp":"2026-01-01T00:00:00Z"}]}}`},
+		{200, `{"status":"error","reason":null}`},
+		{200, `{"status":"building","logEntries":[{"message":"` + strings.Repeat("a", 300) + `"}]}`},
+		{200, `{"status":5}`},
+		{200, `[]`},
+		{401, `{"code":401,"message":"bad key ` + fuzzKey + `"}`},
+		{500, `not json`},
+		{404, ``},
+		{429, `{"code":"x"}`},
+	} {
+		f.Add(seed.status, []byte(seed.body))
+	}
+	c := &client{apiKey: builders.NewSecret(fuzzKey)}
+	b := &Builder{}
+	f.Fuzz(func(t *testing.T, status int, body []byte) {
+		if status < 100 || status > 999 {
+			return
+		}
+		resp := &http.Response{StatusCode: status, Header: http.Header{}, Body: io.NopCloser(bytes.NewReader(body))}
+		var info templateBuildInfo
+		err := c.decode(resp, request{method: "GET", path: "/templates/t/builds/b/status", out: &info})
+		if err == nil && info.Status == "error" {
+			err = b.buildFailed(info, &buildLog{secrets: []builders.Secret{c.apiKey}})
+		}
+		if err != nil && strings.Contains(err.Error(), fuzzKey) {
+			t.Fatalf("the API key leaked into an error: %v", err)
+		}
+	})
+}
+
+// FuzzParseRetryAfter: any header value gives a non-negative delay or none.
+func FuzzParseRetryAfter(f *testing.F) {
+	for _, seed := range []string{"", "0", "1", "120", "-1", "Wed, 21 Oct 2015 07:28:00 GMT", "soon", "99999999999999999999"} {
+		f.Add(seed)
+	}
+	now := time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, v string) {
+		if d, ok := parseRetryAfter(v, now); ok && d < 0 {
+			t.Fatalf("parseRetryAfter(%q) = %v, a negative delay", v, d)
+		}
+	})
+}
+
+// FuzzParseDockerfile: any content is either a build with a base image or an error.
+func FuzzParseDockerfile(f *testing.F) {
+	for _, seed := range []string{"FROM python:3.12\nRUN pip install x\nCMD run", "RUN x", "FROM", "FROM a\nCOPY . /", "FROM a \\\n  b\n# c", ""} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, content string) {
+		parsed, err := parseDockerfile(content)
+		if err == nil && parsed.image == "" {
+			t.Fatalf("parseDockerfile(%q) succeeded without a base image", content)
+		}
+	})
+}
