@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -72,6 +73,33 @@ func TestAccTemplateRejectsBadConfigAtPlan(t *testing.T) {
   template_id = "py"
   image = "python"
   packages = [""]`, `(?s)packages.*length must be at least 1`},
+		{"template_id too long", `backend = "e2b"
+  template_id = "` + strings.Repeat("a", 129) + `"
+  image = "python"`, `(?s)Invalid template_id`},
+		{"password and password_wo both", `backend = "e2b"
+  template_id = "py"
+  image = "python"
+  registry_auth = { basic = { username = "u", password = "p", password_wo = "q" } }`, `(?s)Invalid Attribute Combination.*password`},
+		{"empty registry_auth", `backend = "e2b"
+  template_id = "py"
+  image = "python"
+  registry_auth = {}`, `(?s)Invalid Attribute Combination`},
+		{"gcp key of the wrong type", `backend = "e2b"
+  template_id = "py"
+  image = "python"
+  registry_auth = { gcp = { service_account_json = "{\"type\": \"authorized_user\"}" } }`, `(?s)Invalid service account key.*service_account`},
+		{"empty aws access key id", `backend = "e2b"
+  template_id = "py"
+  image = "python"
+  registry_auth = { aws = { access_key_id = "", secret_access_key = "s", region = "us-east-1" } }`, `(?s)access_key_id.*length must be at least 1`},
+		{"invalid timeout", `backend = "e2b"
+  template_id = "py"
+  image = "python"
+  timeouts = { create = "ten minutes" }`, `(?s)Invalid Attribute Value Time Duration.*"ten minutes"`},
+		{"dockerfile and image", `backend = "e2b"
+  template_id = "py"
+  image = "python"
+  dockerfile = "FROM python"`, `(?s)Invalid Attribute Combination.*dockerfile`},
 		{"bedrock id shape", `backend = "bedrock"
   template_id = "not-an-interpreter-id"`, `(?s)Invalid template_id.*code\s+interpreter\s+id`},
 	}
