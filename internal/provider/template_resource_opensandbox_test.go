@@ -2,6 +2,8 @@ package provider
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -11,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/awsemu"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/googleemu"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/opensandboxemu"
 )
 
@@ -153,4 +156,48 @@ func TestAccTemplateOpenSandboxPullFailure(t *testing.T) {
 	if err := builderSandboxesDeleted(osb, 1)(nil); err != nil {
 		t.Error(err)
 	}
+}
+
+// TestAccTemplateOpenSandboxGCPLogin: a service-account key file becomes a Google access token
+// client side, which reaches the sandbox pull as user oauth2accesstoken; the template imports back.
+func TestAccTemplateOpenSandboxGCPLogin(t *testing.T) {
+	google := googleemu.NewTestServer(t)
+	keyFile := filepath.Join(t.TempDir(), "sa.json")
+	if err := os.WriteFile(keyFile, []byte(google.ServiceAccountJSON(t)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	osb := newOpenSandbox(t, opensandboxemu.Options{})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: openSandboxConfig(osb, nil, fmt.Sprintf(`
+  image = "europe-docker.pkg.dev/team/images/py:1"
+  registry_auth = {
+    gcp = {
+      service_account_json = %q
+    }
+  }
+`, keyFile)),
+				Check: resource.ComposeTestCheckFunc(builderSandboxesDeleted(osb, 1), func(s *terraform.State) error {
+					issued := google.Issued()
+					if len(issued) != 1 {
+						return fmt.Errorf("%d access tokens issued, want 1", len(issued))
+					}
+					want := opensandboxemu.ImageAuth{Username: "oauth2accesstoken", Password: issued[0].AccessToken}
+					if sb := osb.Sandboxes()[0]; sb.Auth == nil || *sb.Auth != want {
+						return fmt.Errorf("sandbox pulled with %+v, want the Google access token", sb.Auth)
+					}
+					return stateHasNo(issued[0].AccessToken)(s)
+				}),
+			},
+			{
+				ResourceName:            resourceName,
+				ImportState:             true,
+				ImportStateId:           "opensandbox/py",
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"image", "registry_auth", "timeouts", "status", "detail", "logs", "last_built_at"},
+			},
+		},
+	})
 }
