@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -166,7 +167,7 @@ func logTail(logs []string) types.List {
 	values := make([]attr.Value, len(logs))
 	for i, line := range logs {
 		if len(line) > maxLogLineLen {
-			line = line[:maxLogLineLen] + "…"
+			line = strings.ToValidUTF8(line[:maxLogLineLen], "") + "…" // never split a multi-byte character
 		}
 		values[i] = types.StringValue(line)
 	}

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
@@ -21,6 +22,17 @@ func buildInputsChanged(plan, state templateModel) bool {
 		!plan.BaseTemplate.Equal(state.BaseTemplate) ||
 		!plan.Dockerfile.Equal(state.Dockerfile) ||
 		!plan.RebuildTriggers.Equal(state.RebuildTriggers)
+}
+
+type privateReader interface {
+	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+}
+
+// keepsBuild tells whether an update keeps the current build: no build input changed, or the state
+// comes from an import whose inputs the update only adopts.
+func keepsBuild(ctx context.Context, private privateReader, plan, state templateModel) (bool, diag.Diagnostics) {
+	imported, diags := private.GetKey(ctx, privateImported)
+	return !buildInputsChanged(plan, state) || len(imported) > 0, diags
 }
 
 // ModifyPlan fails the plan when the chosen backend is not configured, and keeps the build outcome
@@ -49,12 +61,12 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	var state templateModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	imported, diags := req.Private.GetKey(ctx, privateImported)
+	keep, diags := keepsBuild(ctx, req.Private, plan, state)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !buildInputsChanged(plan, state) || len(imported) > 0 {
+	if keep {
 		plan.copyResult(state)
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
 	}

@@ -69,9 +69,9 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	imported, diags := req.Private.GetKey(ctx, privateImported)
+	keep, diags := keepsBuild(ctx, req.Private, plan, state)
 	resp.Diagnostics.Append(diags...)
-	if !buildInputsChanged(plan, state) || len(imported) > 0 {
+	if keep {
 		// Only settings such as keep_remotely or timeouts changed, or an import is being adopted:
 		// no API call, the build outcome stays as it was.
 		plan.copyResult(state)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -71,5 +72,22 @@ func TestValidateConfigWarnings(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestLogTailIsBounded(t *testing.T) {
+	var logs []string
+	for i := range maxLogLines + 10 {
+		logs = append(logs, strings.Repeat("é", maxLogLineLen)+string(rune('a'+i%26)))
+	}
+	got := logTail(logs).Elements()
+	if len(got) != maxLogLines {
+		t.Fatalf("kept %d lines, want the last %d", len(got), maxLogLines)
+	}
+	for _, v := range got {
+		line := v.String()
+		if !utf8.ValidString(line) || len(line) > maxLogLineLen+len(`""…`)+2 {
+			t.Fatalf("line not bounded or not valid UTF-8: %d bytes", len(line))
+		}
 	}
 }
