@@ -40,7 +40,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("starting the E2B emulator: %w", err)
 	}
-	fmt.Fprintf(stdout, "E2B_API_URL=%s\n", url)
+	if _, err := fmt.Fprintf(stdout, "E2B_API_URL=%s\n", url); err != nil {
+		return err
+	}
 	log.Printf("request counters: GET %s%s", url, e2bemu.StatsPath) // stderr: stdout's first line stays the URL
 	<-ctx.Done()
 	if err := emu.Close(); err != nil {

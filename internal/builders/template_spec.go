@@ -27,9 +27,10 @@ type TemplateSpec struct {
 	CPUCount     int // 0 means DefaultSandboxCPUCount
 	MemoryMB     int // 0 means DefaultSandboxMemoryMB
 
-	// Deprecated: BaseTemplate builds on an existing template; use Image.
+	// BaseTemplate builds on an existing template. A deprecated input (use Image); still supported,
+	// so it is not marked Deprecated for Go callers that must keep passing it through.
 	BaseTemplate string
-	// Deprecated: Dockerfile builds from Dockerfile content; use Image and Packages.
+	// Dockerfile builds from Dockerfile content. A deprecated input (use Image and Packages).
 	Dockerfile string
 
 	ForceRebuild bool

@@ -34,7 +34,7 @@ func newCLI(t *testing.T) *cli {
 		t.Skip("end-to-end CLI tests need TF_ACC=1 and TF_ACC_TERRAFORM_PATH (run them with `make test`)")
 	}
 	buildOnce.Do(func() {
-		providerDir, buildErr = os.MkdirTemp("", "sandbox-provider-")
+		providerDir, buildErr = os.MkdirTemp("", "sandbox-provider-") //nolint:usetesting // one build shared by every test of the package
 		if buildErr == nil {
 			out, err := exec.Command("go", "build", "-o", filepath.Join(providerDir, "terraform-provider-sandbox"),
 				"github.com/sandboxtf/terraform-provider-sandbox").CombinedOutput()

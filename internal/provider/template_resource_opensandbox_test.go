@@ -55,11 +55,11 @@ resource "sandbox_template" "py" {
 }
 
 // builderSandboxesDeleted checks the builder cleaned up every sandbox it started.
-func builderSandboxesDeleted(osb *opensandboxemu.Server, wantSandboxes int) resource.TestCheckFunc {
+func builderSandboxesDeleted(osb *opensandboxemu.Server) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		sandboxes := osb.Sandboxes()
-		if len(sandboxes) != wantSandboxes {
-			return fmt.Errorf("%d builder sandboxes started, want %d", len(sandboxes), wantSandboxes)
+		if len(sandboxes) != 1 {
+			return fmt.Errorf("%d builder sandboxes started, want 1", len(sandboxes))
 		}
 		for _, sb := range sandboxes {
 			if !sb.Deleted {
@@ -100,7 +100,7 @@ func TestAccTemplateOpenSandboxLifecycle(t *testing.T) {
 				statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("template_ref"), knownvalue.ObjectExact(map[string]knownvalue.Check{
 					"provider": knownvalue.StringExact("opensandbox"), "value": knownvalue.StringExact("py")})),
 			},
-			Check: resource.ComposeTestCheckFunc(builderSandboxesDeleted(osb, 1), func(*terraform.State) error {
+			Check: resource.ComposeTestCheckFunc(builderSandboxesDeleted(osb), func(*terraform.State) error {
 				if n := readySnapshots(osb, "py"); n != 1 {
 					return fmt.Errorf("%d Ready snapshots named py, want 1", n)
 				}
@@ -133,7 +133,7 @@ func TestAccTemplateOpenSandboxECRLogin(t *testing.T) {
     }
   }
 `, image)),
-			Check: resource.ComposeTestCheckFunc(builderSandboxesDeleted(osb, 1), func(*terraform.State) error {
+			Check: resource.ComposeTestCheckFunc(builderSandboxesDeleted(osb), func(*terraform.State) error {
 				sb := osb.Sandboxes()[0]
 				if sb.Auth == nil || *sb.Auth != (opensandboxemu.ImageAuth{Username: "AWS", Password: "ecr-token-password"}) {
 					return fmt.Errorf("sandbox pulled with %+v, want the ECR login", sb.Auth)
@@ -153,7 +153,7 @@ func TestAccTemplateOpenSandboxPullFailure(t *testing.T) {
 			ExpectError: expectError(`Template build failed at stage IMAGE_PULL`),
 		}},
 	})
-	if err := builderSandboxesDeleted(osb, 1)(nil); err != nil {
+	if err := builderSandboxesDeleted(osb)(nil); err != nil {
 		t.Error(err)
 	}
 }
@@ -179,7 +179,7 @@ func TestAccTemplateOpenSandboxGCPLogin(t *testing.T) {
     }
   }
 `, keyFile)),
-				Check: resource.ComposeTestCheckFunc(builderSandboxesDeleted(osb, 1), func(s *terraform.State) error {
+				Check: resource.ComposeTestCheckFunc(builderSandboxesDeleted(osb), func(s *terraform.State) error {
 					issued := google.Issued()
 					if len(issued) != 1 {
 						return fmt.Errorf("%d access tokens issued, want 1", len(issued))

@@ -89,9 +89,9 @@ func locString(loc []any) string {
 }
 
 // atStage wraps err with stage, except that refused API credentials are always API_AUTH.
-func atStage(stage builders.Stage, err error, logs ...string) error {
+func atStage(stage builders.Stage, err error) error {
 	if s := statusOf(err); s == http.StatusUnauthorized || s == http.StatusForbidden {
 		stage = builders.StageAPIAuth
 	}
-	return builders.AtStage(stage, err, logs...)
+	return builders.AtStage(stage, err)
 }
