@@ -1,19 +1,21 @@
 package contract
 
 import (
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 )
 
+// quiet records violations without failing the test, so a test of the validator can assert on them.
+type quiet struct{ testing.TB }
+
+func (quiet) Errorf(string, ...any) {}
+
 // TestValidatorCatchesViolations proves the validator can fail: a request outside the spec's
-// bounds, a response missing required fields and an unknown path are each reported.
+// bounds, a response missing required fields, an unknown path and an undeclared status are each reported.
 func TestValidatorCatchesViolations(t *testing.T) {
-	v := NewValidator(t, LoadSpec(t, "e2b-openapi.yml"))
-	var violations []string
-	v.report = func(format string, args ...any) { violations = append(violations, fmt.Sprintf(format, args...)) }
+	v := NewValidator(quiet{t}, LoadSpec(t, "e2b-openapi.yml"), Options{KeyHeader: "X-API-Key"})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusAccepted)
@@ -30,10 +32,11 @@ func TestValidatorCatchesViolations(t *testing.T) {
 		}
 		resp.Body.Close()
 	}
-	send("POST", "/v3/templates", `{"name": "x", "memoryMB": 64}`)
-	send("POST", "/v3/templates", `{"name": "x"}`)
+	send("POST", "/v3/templates", `{"name": "x", "memoryMB": 64}`) // both the request and the response are wrong
 	send("GET", "/no/such/path", "")
-	want := []string{"request", "response 202", "no such operation"}
+	send("DELETE", "/templates/x", "")
+	want := []string{"request", "response 202", "no such operation", "status 202 is not declared"}
+	violations := v.Violations()
 	if len(violations) != len(want) {
 		t.Fatalf("violations = %q, want %d", violations, len(want))
 	}

@@ -1,20 +1,16 @@
 package e2bemu
 
 import (
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 )
 
-// quietValidator collects violations instead of failing the test, so the validator itself can be tested.
-func quietValidator(t *testing.T) (*ContractValidator, *[]string) {
-	v := NewContractValidator(t)
-	var got []string
-	v.report = func(format string, args ...any) { got = append(got, fmt.Sprintf(format, args...)) }
-	return v, &got
-}
+// quiet records violations without failing the test, so the validator itself can be tested.
+type quiet struct{ testing.TB }
+
+func (quiet) Errorf(string, ...any) {}
 
 func send(t *testing.T, client *http.Client, method, url, body string) *http.Response {
 	t.Helper()
@@ -34,7 +30,7 @@ func send(t *testing.T, client *http.Client, method, url, body string) *http.Res
 // TestContractValidatorReportsViolations proves the validator can fail: a request outside the
 // spec's bounds, a response missing required fields, an unknown path and an undeclared status.
 func TestContractValidatorReportsViolations(t *testing.T) {
-	v, got := quietValidator(t)
+	v := NewContractValidator(quiet{t})
 	status := http.StatusAccepted
 	srv := httptest.NewServer(v.Wrap(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -48,12 +44,13 @@ func TestContractValidatorReportsViolations(t *testing.T) {
 	status = http.StatusConflict
 	send(t, http.DefaultClient, "DELETE", srv.URL+"/templates/x", "")
 	want := []string{"request", "response 202", "no such operation", "status 409 is not declared"}
-	if len(*got) != len(want) {
-		t.Fatalf("violations = %q, want %d", *got, len(want))
+	got := v.Violations()
+	if len(got) != len(want) {
+		t.Fatalf("violations = %q, want %d", got, len(want))
 	}
 	for i, w := range want {
-		if !strings.Contains((*got)[i], w) {
-			t.Errorf("violation %d = %q, want it to mention %q", i, (*got)[i], w)
+		if !strings.Contains(got[i], w) {
+			t.Errorf("violation %d = %q, want it to mention %q", i, got[i], w)
 		}
 	}
 }
@@ -61,7 +58,7 @@ func TestContractValidatorReportsViolations(t *testing.T) {
 // TestContractValidatorToleratesRealServerStatuses: a 404 the spec omits, and injected faults,
 // pass when their body is the Error JSON; the transport and the handler wrapper agree.
 func TestContractValidatorToleratesRealServerStatuses(t *testing.T) {
-	v, got := quietValidator(t)
+	v := NewContractValidator(quiet{t})
 	emu := New(Options{APIKey: "k"})
 	srv := httptest.NewServer(v.Wrap(emu))
 	defer srv.Close()
@@ -74,8 +71,8 @@ func TestContractValidatorToleratesRealServerStatuses(t *testing.T) {
 	if resp := send(t, client, "DELETE", srv.URL+"/templates/nope", ""); resp.StatusCode != http.StatusServiceUnavailable {
 		t.Errorf("injected fault = %d, want 503", resp.StatusCode)
 	}
-	if len(*got) != 0 {
-		t.Errorf("violations = %q, want none", *got)
+	if got := v.Violations(); len(got) != 0 {
+		t.Errorf("violations = %q, want none", got)
 	}
 	if n := v.Seen("DELETE /templates/{templateID}"); n != 4 {
 		t.Errorf("Seen = %d, want 4 (2 requests, each checked by transport and wrapper)", n)

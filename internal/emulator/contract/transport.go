@@ -1,4 +1,4 @@
-package e2bemu
+package contract
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 
 // Transport returns a RoundTripper that validates each exchange and passes it on to base
 // (http.DefaultTransport when nil), so a client under test keeps its own transport.
-func (v *ContractValidator) Transport(base http.RoundTripper) http.RoundTripper {
+func (v *Validator) Transport(base http.RoundTripper) http.RoundTripper {
 	if base == nil {
 		base = http.DefaultTransport
 	}
@@ -16,10 +16,10 @@ func (v *ContractValidator) Transport(base http.RoundTripper) http.RoundTripper 
 }
 
 // Client returns an HTTP client whose traffic is validated.
-func (v *ContractValidator) Client() *http.Client { return &http.Client{Transport: v.Transport(nil)} }
+func (v *Validator) Client() *http.Client { return &http.Client{Transport: v.Transport(nil)} }
 
 type validatingTransport struct {
-	v    *ContractValidator
+	v    *Validator
 	next http.RoundTripper
 }
 
@@ -47,6 +47,6 @@ func (t validatingTransport) RoundTrip(req *http.Request) (*http.Response, error
 		t.v.check(req, body, nil)
 		return resp, nil
 	}
-	t.v.check(req, body, &exchangeResponse{status: resp.StatusCode, header: resp.Header, body: respBody})
+	t.v.check(req, body, &response{status: resp.StatusCode, header: resp.Header, body: respBody})
 	return resp, nil
 }

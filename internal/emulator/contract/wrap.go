@@ -1,4 +1,4 @@
-package e2bemu
+package contract
 
 import (
 	"bufio"
@@ -10,7 +10,7 @@ import (
 
 // Wrap returns a handler that serves through h and validates each exchange. A connection the
 // handler hijacks (a dropped poll) has only its request validated.
-func (v *ContractValidator) Wrap(h http.Handler) http.Handler {
+func (v *Validator) Wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -20,7 +20,7 @@ func (v *ContractValidator) Wrap(h http.Handler) http.Handler {
 			v.check(r, body, nil)
 			return
 		}
-		v.check(r, body, &exchangeResponse{status: rec.status, header: w.Header().Clone(), body: rec.body.Bytes()})
+		v.check(r, body, &response{status: rec.status, header: w.Header().Clone(), body: rec.body.Bytes()})
 	})
 }
 
