@@ -7,6 +7,6 @@
 //
 // Where the real API and its spec disagree, the emulator follows the real API: unknown templates
 // and builds answer 404 and bad bodies 400 on every template endpoint, although the spec declares
-// those statuses only on some. ContractValidator tolerates exactly these (and injected faults) and
+// those statuses only on some. NewContractValidator tolerates exactly these (and injected faults) and
 // nothing else, so a client tested through it is held to the spec everywhere else.
 package e2bemu

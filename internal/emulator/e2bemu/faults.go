@@ -17,7 +17,7 @@ type Faults struct {
 	Latency    time.Duration // added to every request
 }
 
-// faultHeader marks injected error responses so the ContractValidator can tell them from the
+// faultHeader marks injected error responses so NewContractValidator can tell them from the
 // emulator's own answers (the real API never sends it; clients ignore unknown headers).
 const faultHeader = "X-Emulator-Injected-Fault"
 
