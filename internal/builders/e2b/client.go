@@ -4,17 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
 const (
@@ -25,7 +24,6 @@ const (
 	defaultRetryBaseDelay = 250 * time.Millisecond
 	maxRetryDelay         = 10 * time.Second
 	maxRetryAfter         = 60 * time.Second
-	maxErrorBody          = 64 << 10
 )
 
 // client is a small typed client of E2B's template API.
@@ -76,7 +74,7 @@ func (c *client) do(ctx context.Context, r request) error {
 		}
 		if attempt < maxAttempts && retryable(resp.StatusCode) {
 			retryAfter := resp.Header.Get("Retry-After")
-			drain(resp)
+			apihttp.Drain(resp)
 			if err := c.backoff(ctx, attempt, retryAfter); err != nil {
 				return err
 			}
@@ -110,15 +108,15 @@ func (c *client) send(ctx context.Context, r request, body []byte) (*http.Respon
 	req.Header.Set(apiKeyHeader, c.apiKey.Reveal())
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("e2b: %s %s: %w", r.method, r.path, unwrapURLError(err))
+		return nil, fmt.Errorf("e2b: %s %s: %w", r.method, r.path, apihttp.UnwrapURLError(err))
 	}
 	return resp, nil
 }
 
 func (c *client) decode(resp *http.Response, r request) error {
-	defer drain(resp)
+	defer apihttp.Drain(resp)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, apihttp.MaxErrorBody))
 		apiErr := parseAPIError(resp, body, r.method, r.path)
 		apiErr.Message = scrub(apiErr.Message, append(r.secrets, c.apiKey)...)
 		return apiErr
@@ -135,53 +133,12 @@ func (c *client) decode(resp *http.Response, r request) error {
 // backoff waits before attempt+1: Retry-After when the server sent one, else a jittered
 // exponential delay.
 func (c *client) backoff(ctx context.Context, attempt int, retryAfter string) error {
-	delay, ok := parseRetryAfter(retryAfter, time.Now())
+	delay, ok := apihttp.ParseRetryAfter(retryAfter, time.Now())
 	if !ok {
 		exp := min(c.retryBase<<(attempt-1), maxRetryDelay)
 		delay = exp/2 + rand.N(exp/2+1) // "equal jitter": at least half the delay, so retries spread out
 	}
 	return c.wait(ctx, min(delay, maxRetryAfter))
-}
-
-// parseRetryAfter reads Retry-After as seconds or as an HTTP date.
-func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, false
-	}
-	if secs, err := strconv.Atoi(v); err == nil && secs >= 0 {
-		return time.Duration(secs) * time.Second, true
-	}
-	if at, err := http.ParseTime(v); err == nil {
-		return max(at.Sub(now), 0), true
-	}
-	return 0, false
-}
-
-// sleep waits d or until ctx ends, returning the ctx error (wrapped, so StageOf sees it).
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return fmt.Errorf("e2b: interrupted: %w", ctx.Err())
-	case <-t.C:
-		return nil
-	}
-}
-
-func drain(resp *http.Response) {
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
-	_ = resp.Body.Close()
-}
-
-// unwrapURLError drops *url.Error's quoting of the full URL but keeps the cause for errors.Is.
-func unwrapURLError(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
-	}
-	return err
 }
 
 // scrub replaces every secret value in s, for text the server or a build echoes back.

@@ -2,10 +2,8 @@ package e2b
 
 import (
 	"errors"
-	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
@@ -62,25 +60,5 @@ func TestRequestsCarryKeyAndUserAgent(t *testing.T) {
 	}
 	if s := b.api.apiKey.String(); s != builders.Redacted {
 		t.Errorf("the key prints as %q", s)
-	}
-}
-
-func TestParseRetryAfter(t *testing.T) {
-	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	for _, tt := range []struct {
-		in   string
-		want time.Duration
-		ok   bool
-	}{
-		{"3", 3 * time.Second, true},
-		{now.Add(10 * time.Second).Format(http.TimeFormat), 10 * time.Second, true},
-		{now.Add(-time.Minute).Format(http.TimeFormat), 0, true},
-		{"", 0, false},
-		{"soon", 0, false},
-		{"-1", 0, false},
-	} {
-		if got, ok := parseRetryAfter(tt.in, now); got != tt.want || ok != tt.ok {
-			t.Errorf("parseRetryAfter(%q) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
-		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
@@ -48,19 +47,6 @@ func FuzzDecodeBuildStatus(f *testing.F) {
 		}
 		if err != nil && strings.Contains(err.Error(), fuzzKey) {
 			t.Fatalf("the API key leaked into an error: %v", err)
-		}
-	})
-}
-
-// FuzzParseRetryAfter: any header value gives a non-negative delay or none.
-func FuzzParseRetryAfter(f *testing.F) {
-	for _, seed := range []string{"", "0", "1", "120", "-1", "Wed, 21 Oct 2015 07:28:00 GMT", "soon", "99999999999999999999"} {
-		f.Add(seed)
-	}
-	now := time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
-	f.Fuzz(func(t *testing.T, v string) {
-		if d, ok := parseRetryAfter(v, now); ok && d < 0 {
-			t.Fatalf("parseRetryAfter(%q) = %v, a negative delay", v, d)
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
 // pollGrowth is the factor by which the wait between status polls grows, up to maxPoll.
@@ -33,7 +34,7 @@ func (b *Builder) waitForBuild(ctx context.Context, templateID, buildID string, 
 		case buildError:
 			return b.buildFailed(info, logs)
 		}
-		if err := sleep(ctx, delay); err != nil {
+		if err := apihttp.Sleep(ctx, delay); err != nil {
 			return builders.AtStage(builders.StageTemplateBuild, fmt.Errorf("waiting for build %s: %w", buildID, err), logs.result()...)
 		}
 		delay = min(b.maxPoll, max(delay+1, time.Duration(float64(delay)*pollGrowth)))

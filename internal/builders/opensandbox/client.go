@@ -9,11 +9,10 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
 const (
@@ -21,7 +20,6 @@ const (
 	maxAttempts       = 4
 	defaultRetryDelay = 250 * time.Millisecond
 	maxRetryDelay     = 10 * time.Second
-	maxErrorBody      = 64 << 10
 )
 
 // client is a small typed client of the lifecycle API.
@@ -59,7 +57,7 @@ func (c *client) call(ctx context.Context, method, path string, query url.Values
 		retryable := resp.StatusCode == http.StatusTooManyRequests ||
 			(idempotent && resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented)
 		if retryable && attempt < maxAttempts {
-			drain(resp)
+			apihttp.Drain(resp)
 			if err := c.backoff(ctx, attempt, resp.Header.Get("Retry-After")); err != nil {
 				return err
 			}
@@ -89,15 +87,15 @@ func (c *client) send(ctx context.Context, method, path string, query url.Values
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("opensandbox: %s /%s: %w", method, path, unwrapURLError(err))
+		return nil, fmt.Errorf("opensandbox: %s /%s: %w", method, path, apihttp.UnwrapURLError(err))
 	}
 	return resp, nil
 }
 
 func decode(resp *http.Response, method, path string, out any) error {
-	defer drain(resp)
+	defer apihttp.Drain(resp)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, apihttp.MaxErrorBody))
 		return parseAPIError(resp, body, method, path)
 	}
 	if out == nil {
@@ -112,37 +110,11 @@ func decode(resp *http.Response, method, path string, out any) error {
 // backoff waits before attempt+1: Retry-After when the server sent one, else exponential.
 func (c *client) backoff(ctx context.Context, attempt int, retryAfter string) error {
 	delay := c.retryDelay << (attempt - 1)
-	if secs, err := strconv.Atoi(strings.TrimSpace(retryAfter)); err == nil && secs >= 0 {
-		delay = time.Duration(secs) * time.Second
+	if d, ok := apihttp.ParseRetryAfter(retryAfter, time.Now()); ok {
+		delay = d
 	}
 	delay = min(delay, maxRetryDelay)
-	return sleep(ctx, delay)
-}
-
-// sleep waits d or until ctx ends, returning the ctx error (wrapped, so StageOf sees it).
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return fmt.Errorf("opensandbox: interrupted: %w", ctx.Err())
-	case <-t.C:
-		return nil
-	}
-}
-
-func drain(resp *http.Response) {
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
-	_ = resp.Body.Close()
-}
-
-// unwrapURLError drops *url.Error's quoting of the full URL but keeps the cause for errors.Is.
-func unwrapURLError(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
-	}
-	return err
+	return apihttp.Sleep(ctx, delay)
 }
 
 func asAPIError(err error) (*APIError, bool) {

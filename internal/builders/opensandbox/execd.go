@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
 // ExecdPort is the port of execd inside every sandbox (Go SDK DefaultExecdPort).
@@ -47,12 +49,12 @@ func (e *execd) waitReady(ctx context.Context, interval time.Duration) error {
 	for {
 		resp, err := e.do(ctx, http.MethodGet, "/ping", nil)
 		if err == nil {
-			drain(resp)
+			apihttp.Drain(resp)
 			if resp.StatusCode == http.StatusOK {
 				return nil
 			}
 		}
-		if err := sleep(ctx, interval); err != nil {
+		if err := apihttp.Sleep(ctx, interval); err != nil {
 			return fmt.Errorf("opensandbox: waiting for execd: %w (%w)", err, context.Cause(ctx))
 		}
 	}
@@ -76,11 +78,11 @@ func (e *execd) run(ctx context.Context, req runCommandRequest) (commandResult, 
 		return commandResult{}, err
 	}
 	if resp.StatusCode != http.StatusOK {
-		defer drain(resp)
-		errBody, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		defer apihttp.Drain(resp)
+		errBody, _ := io.ReadAll(io.LimitReader(resp.Body, apihttp.MaxErrorBody))
 		return commandResult{}, parseAPIError(resp, errBody, http.MethodPost, "execd /command")
 	}
-	defer drain(resp)
+	defer apihttp.Drain(resp)
 	return readCommandStream(resp.Body)
 }
 
@@ -167,7 +169,7 @@ func (e *execd) do(ctx context.Context, method, path string, body []byte) (*http
 	}
 	resp, err := e.http.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("opensandbox: execd %s %s: %w", method, path, unwrapURLError(err))
+		return nil, fmt.Errorf("opensandbox: execd %s %s: %w", method, path, apihttp.UnwrapURLError(err))
 	}
 	return resp, nil
 }

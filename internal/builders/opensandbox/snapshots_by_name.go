@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
 // ErrSnapshotNotFound is returned (wrapped) by ResolveSnapshotID when no Ready snapshot has the name.
@@ -68,7 +69,7 @@ func (b *Builder) deleteSettledSnapshot(ctx context.Context, id string) error {
 		if statusOf(err) != http.StatusConflict {
 			return err
 		}
-		if err := sleep(ctx, b.pollInterval); err != nil {
+		if err := apihttp.Sleep(ctx, b.pollInterval); err != nil {
 			return err
 		}
 		// Poll it (as for any wait) before trying again; it may have gone meanwhile.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
 // waitRunning polls the sandbox until Running. Failed (or stopping on its own) is an error: an
@@ -27,7 +28,7 @@ func (b *Builder) waitRunning(ctx context.Context, id string) error {
 			}
 			return builders.AtStage(stage, fmt.Errorf("builder sandbox %s is %s%s", id, sb.Status.State, describe(sb.Status)))
 		}
-		if err := sleep(ctx, b.pollInterval); err != nil {
+		if err := apihttp.Sleep(ctx, b.pollInterval); err != nil {
 			return builders.AtStage(builders.StageTemplateCreate, fmt.Errorf("waiting for builder sandbox %s to run: %w", id, err))
 		}
 	}
@@ -46,7 +47,7 @@ func (b *Builder) waitSnapshotReady(ctx context.Context, id string) error {
 		case snapshotFailed, snapshotDeleting:
 			return builders.AtStage(builders.StageSnapshot, fmt.Errorf("snapshot %s is %s%s", id, snap.Status.State, describe(snap.Status)))
 		}
-		if err := sleep(ctx, b.pollInterval); err != nil {
+		if err := apihttp.Sleep(ctx, b.pollInterval); err != nil {
 			return builders.AtStage(builders.StageSnapshot, fmt.Errorf("waiting for snapshot %s to be Ready: %w", id, err))
 		}
 	}
