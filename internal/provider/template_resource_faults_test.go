@@ -75,7 +75,7 @@ func TestAccTemplateCreateTimeout(t *testing.T) {
   image    = "python:3.12-slim"
   timeouts = { create = "2s" }
 `),
-				ExpectError: expectError(`(?s)Template build failed at stage TIMEOUT.*context deadline exceeded`),
+				ExpectError: expectError(`(?s)Template build failed at stage TIMEOUT.*context\s+deadline\s+exceeded`),
 			},
 			{
 				PreConfig: func() { emu.ReleaseBuild("py") },
