@@ -2,8 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -23,20 +21,7 @@ const (
 // newAWS starts the AWS emulator and points the SDK's default chain at fake, isolated credentials.
 func newAWS(t *testing.T) *awsemu.Emulator {
 	t.Helper()
-	dir := t.TempDir()
-	for _, f := range []string{"config", "credentials"} {
-		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for env, value := range map[string]string{
-		"AWS_CONFIG_FILE": filepath.Join(dir, "config"), "AWS_SHARED_CREDENTIALS_FILE": filepath.Join(dir, "credentials"),
-		"AWS_ACCESS_KEY_ID": testAWSKeyID, "AWS_SECRET_ACCESS_KEY": testAWSSecret, "AWS_SESSION_TOKEN": "",
-		"AWS_REGION": "", "AWS_DEFAULT_REGION": "", "AWS_PROFILE": "", "AWS_ENDPOINT_URL": "",
-		"AWS_ENDPOINT_URL_BEDROCK_AGENTCORE_CONTROL": "", "AWS_ENDPOINT_URL_ECR": "", "AWS_EC2_METADATA_DISABLED": "true",
-	} {
-		t.Setenv(env, value)
-	}
+	awsemu.IsolateSDK(t, map[string]string{"AWS_ACCESS_KEY_ID": testAWSKeyID, "AWS_SECRET_ACCESS_KEY": testAWSSecret})
 	return awsemu.NewTestServer(t, awsemu.Options{AccessKeyID: testAWSKeyID, SecretAccessKey: testAWSSecret})
 }
 

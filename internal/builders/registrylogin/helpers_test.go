@@ -2,35 +2,20 @@ package registrylogin
 
 import (
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/awsemu"
 )
 
 // isolateAWS keeps the SDK away from ~/.aws and plants decoy environment credentials and region,
 // so a test passes only if the spec's own keys and region are what reach the wire.
 func isolateAWS(t *testing.T) {
 	t.Helper()
-	dir := t.TempDir()
-	for env, name := range map[string]string{"AWS_CONFIG_FILE": "config", "AWS_SHARED_CREDENTIALS_FILE": "credentials"} {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, nil, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		t.Setenv(env, path)
-	}
-	for env, value := range map[string]string{
-		"AWS_ACCESS_KEY_ID": "AKIADECOYENVIRONMENT", "AWS_SECRET_ACCESS_KEY": "decoy-env-secret", "AWS_SESSION_TOKEN": "",
-		"AWS_REGION": "ap-south-1", "AWS_DEFAULT_REGION": "ap-south-1", "AWS_PROFILE": "",
-		"AWS_ENDPOINT_URL": "", "AWS_ENDPOINT_URL_ECR": "", "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "",
-		"AWS_EC2_METADATA_DISABLED": "true",
-	} {
-		t.Setenv(env, value)
-	}
+	awsemu.IsolateSDK(t, map[string]string{"AWS_ACCESS_KEY_ID": "AKIADECOYENVIRONMENT", "AWS_SECRET_ACCESS_KEY": "decoy-env-secret",
+		"AWS_REGION": "ap-south-1", "AWS_DEFAULT_REGION": "ap-south-1"})
 }
 
 // countingTransport proves which HTTP client carried the requests.
