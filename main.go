@@ -18,6 +18,9 @@ func main() {
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
+	if !debug { // a debugger's console shows the provider's logs directly: keep them there
+		silenceDiscardedLogs()
+	}
 
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address: provider.Address,
