@@ -140,6 +140,41 @@ func TestAccTemplateE2BOutOfBandDeleteRecreates(t *testing.T) {
 	})
 }
 
+// A refresh costs one E2B request per template (issue 6's goal): the emulator counts them.
+func TestAccTemplateE2BRefreshCostsOneRequestPerTemplate(t *testing.T) {
+	emu := newE2B(t)
+	const templates = 3
+	config := e2bProvider(emu) + fmt.Sprintf(`
+resource "sandbox_template" "many" {
+  count       = %d
+  backend     = "e2b"
+  template_id = "many-${count.index}"
+  image       = "python:3.12-slim"
+}
+`, templates)
+	var before int
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config, Check: buildsAre(emu, templates)},
+			{
+				PreConfig:    func() { before = len(emu.Requests()) },
+				RefreshState: true,
+				Check: func(*terraform.State) error {
+					var sent []string
+					for _, r := range emu.Requests()[before:] {
+						sent = append(sent, r.Method+" "+r.Path)
+					}
+					if len(sent) != templates {
+						return fmt.Errorf("the refresh of %d templates sent %d requests, want %d: %v", templates, len(sent), templates, sent)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
 func TestAccTemplateE2BKeepRemotely(t *testing.T) {
 	emu := newE2B(t)
 	resource.Test(t, resource.TestCase{

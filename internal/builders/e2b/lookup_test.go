@@ -1,41 +1,59 @@
 package e2b
 
 import (
+	"context"
 	"net/http"
 	"testing"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
 
-func TestIsUsable(t *testing.T) {
-	emu := newEmulator(t)
-	b := newTestBuilder(t, emu)
-	emu.SeedReadyTemplate("ready")
-	emu.FailBuild("failed", "boom")
-	if _, err := b.Build(t.Context(), builders.TemplateSpec{TemplateID: "failed", Image: "python:3.12"}); err == nil {
-		t.Fatal("the failing build succeeded")
-	}
-	emu.HangBuild("building")
-	if _, err := b.api.createTemplate(t.Context(), templateBuildRequestV3{Name: "building", CPUCount: 2, MemoryMB: 1024}); err != nil {
-		t.Fatal(err)
-	}
-	for _, tt := range []struct {
-		alias string
-		want  bool
+// TestUsableChecks runs IsUsable (before adopting) and StillUsable (refresh) over the same
+// templates: both must agree on every state, and StillUsable must cost one request.
+func TestUsableChecks(t *testing.T) {
+	for _, check := range []struct {
+		name     string
+		usable   func(*Builder, context.Context, string) (bool, error)
+		requests int
 	}{
-		{"ready", true},
-		{"missing", false},
-		{"failed", false},   // the alias exists, but no build ever succeeded: no tag
-		{"building", false}, // the first build has not finished
+		{"IsUsable", (*Builder).IsUsable, 2},
+		{"StillUsable", (*Builder).StillUsable, 1},
 	} {
-		usable, err := b.IsUsable(t.Context(), tt.alias)
-		if err != nil || usable != tt.want {
-			t.Errorf("IsUsable(%s) = %v, %v; want %v", tt.alias, usable, err, tt.want)
-		}
-	}
-	emu.DeleteTemplateOutOfBand("ready")
-	if usable, err := b.IsUsable(t.Context(), "ready"); err != nil || usable {
-		t.Errorf("IsUsable after an out-of-band delete = %v, %v; want false", usable, err)
+		t.Run(check.name, func(t *testing.T) {
+			emu := newEmulator(t)
+			b := newTestBuilder(t, emu)
+			emu.SeedReadyTemplate("ready")
+			emu.FailBuild("failed", "boom")
+			if _, err := b.Build(t.Context(), builders.TemplateSpec{TemplateID: "failed", Image: "python:3.12"}); err == nil {
+				t.Fatal("the failing build succeeded")
+			}
+			emu.HangBuild("building")
+			if _, err := b.api.createTemplate(t.Context(), templateBuildRequestV3{Name: "building", CPUCount: 2, MemoryMB: 1024}); err != nil {
+				t.Fatal(err)
+			}
+			for _, tt := range []struct {
+				alias string
+				want  bool
+			}{
+				{"ready", true},
+				{"missing", false},
+				{"failed", false},   // the alias exists, but no build ever succeeded: no tag
+				{"building", false}, // the first build has not finished
+			} {
+				before := len(emu.Requests())
+				usable, err := check.usable(b, t.Context(), tt.alias)
+				if err != nil || usable != tt.want {
+					t.Errorf("%s(%s) = %v, %v; want %v", check.name, tt.alias, usable, err, tt.want)
+				}
+				if n := len(emu.Requests()) - before; tt.alias != "missing" && n != check.requests {
+					t.Errorf("%s(%s) sent %d requests, want %d", check.name, tt.alias, n, check.requests)
+				}
+			}
+			emu.DeleteTemplateOutOfBand("ready")
+			if usable, err := check.usable(b, t.Context(), "ready"); err != nil || usable {
+				t.Errorf("%s after an out-of-band delete = %v, %v; want false", check.name, usable, err)
+			}
+		})
 	}
 }
 
@@ -45,6 +63,10 @@ func TestIsUsableErrors(t *testing.T) {
 	emu.FailNext(1, http.StatusForbidden)
 	if _, err := b.IsUsable(t.Context(), "theirs"); builders.StageOf(err, "") != builders.StageTemplateLookup || statusOf(err) != http.StatusForbidden {
 		t.Errorf("403 alias error = %v, want TEMPLATE_LOOKUP naming the other team", err)
+	}
+	emu.FailNext(1, http.StatusForbidden)
+	if _, err := b.StillUsable(t.Context(), "theirs"); builders.StageOf(err, "") != builders.StageTemplateLookup || statusOf(err) != http.StatusForbidden {
+		t.Errorf("403 on a refresh = %v, want TEMPLATE_LOOKUP naming the other team, not a template gone", err)
 	}
 	emu.FailNext(maxAttempts, http.StatusInternalServerError)
 	if _, err := b.IsUsable(t.Context(), "py"); builders.StageOf(err, "") != builders.StageTemplateLookup || statusOf(err) != http.StatusInternalServerError {
