@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/pluginlog"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/provider"
 )
 
@@ -19,7 +20,7 @@ func main() {
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
 	if !debug { // a debugger's console shows the provider's logs directly: keep them there
-		silenceDiscardedLogs()
+		pluginlog.SilenceDiscarded(provider.Address)
 	}
 
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{

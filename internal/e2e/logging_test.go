@@ -8,7 +8,7 @@ import (
 )
 
 // TestProviderLogsWhenAsked: the provider turns its loggers off when the CLI would discard them
-// (TF_LOG and TF_LOG_PROVIDER unset, see main's silenceDiscardedLogs), so this guards the other
+// (TF_LOG and TF_LOG_PROVIDER unset, see pluginlog.SilenceDiscarded), so this guards the other
 // side: with TF_LOG_PROVIDER set, the framework's and the provider's log lines reach the CLI's log.
 func TestProviderLogsWhenAsked(t *testing.T) {
 	c := newCLI(t)

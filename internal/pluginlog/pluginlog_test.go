@@ -1,11 +1,13 @@
-package main
+package pluginlog
 
 import (
 	"os"
 	"testing"
 )
 
-func TestSilenceDiscardedLogs(t *testing.T) {
+const address = "registry.terraform.io/sandboxtf/sandbox"
+
+func TestSilenceDiscarded(t *testing.T) {
 	tests := []struct {
 		name string
 		env  map[string]string
@@ -20,7 +22,7 @@ func TestSilenceDiscardedLogs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, name := range append([]string{"TF_LOG", "TF_LOG_PROVIDER"}, logLevelVars...) {
+			for _, name := range append([]string{"TF_LOG", "TF_LOG_PROVIDER"}, levelVars(address)...) {
 				t.Setenv(name, "") // restored after the test
 				if value, ok := tt.env[name]; ok {
 					t.Setenv(name, value)
@@ -28,7 +30,7 @@ func TestSilenceDiscardedLogs(t *testing.T) {
 					_ = os.Unsetenv(name)
 				}
 			}
-			silenceDiscardedLogs()
+			SilenceDiscarded(address)
 			for name, want := range tt.want {
 				if got := os.Getenv(name); got != want {
 					t.Errorf("%s = %q, want %q", name, got, want)
