@@ -2,7 +2,9 @@
 # The benchmark (`make bench`): the locally built provider (a dev override, as in scripts/demo.sh)
 # against the bundled E2B emulator on 127.0.0.1, driven by bin/terraform. It measures, and writes to
 # BENCHMARKS.md (overwritten):
-#   - apply / refresh wall time of N sandbox_template vs N terraform_data, same run, as a ratio;
+#   - apply / refresh wall time of N sandbox_template vs N terraform_data, same run, as a ratio,
+#     and of N floor_thing (internal/benchfloor: the smallest framework provider, the floor any
+#     plugin provider pays, since terraform_data is built into the CLI);
 #   - E2B API requests per template for create, refresh, no-op plan and destroy (emulator counts);
 #   - latency from a build turning ready in the emulator to the create finishing;
 #   - provider start-up: `terraform providers schema -json` and BenchmarkProviderSchema;
@@ -92,7 +94,7 @@ stats_total() { stats "$1" | jq -r .total; }
 # ---------------------------------------------------------------------------------------------
 # configurations
 
-# write_config DIR KIND PREFIX: N (var.n) resources of KIND "sandbox" or "data", ids PREFIX-<index>.
+# write_config DIR KIND PREFIX: N (var.n) resources of KIND "sandbox", "data" or "floor", ids PREFIX-<index>.
 write_config() {
 	local dir="$1" kind="$2" prefix="$3"
 	mkdir -p "$dir"
@@ -110,6 +112,19 @@ write_config() {
 			  backend     = "e2b"
 			  template_id = "$prefix-\${count.index}"
 			  image       = "python:3.12-slim"
+			}
+		HCL
+	elif [ "$kind" = floor ]; then
+		cat >"$dir/main.tf" <<-HCL
+			terraform {
+			  required_providers {
+			    floor = { source = "sandboxtf/floor" }
+			  }
+			}
+			variable "n" { type = number }
+			resource "floor_thing" "t" {
+			  count = var.n
+			  input = "$prefix-\${count.index}"
 			}
 		HCL
 	else
@@ -159,13 +174,16 @@ counted() {
 declare -A t_apply t_refresh t_plan t_destroy # key "kind n" -> space-separated times
 declare -A reqs                               # key "op n" -> the first rep's stats file
 
-# scale_rep N REP: apply, refresh, no-op plan and destroy of N resources, both kinds, once each.
-# Destroy returns the emulator to empty, so every rep starts alike; the kinds alternate in order
-# from rep to rep so that neither always runs on a warmer machine.
+# scale_rep N REP: apply, refresh, no-op plan and destroy of N resources, every kind, once each.
+# Destroy returns the emulator to empty, so every rep starts alike; the kinds rotate in order
+# from rep to rep so that none always runs on a warmer machine.
 scale_rep() {
 	local n="$1" rep="$2" kind dir d order
-	order="sandbox data"
-	[ $((rep % 2)) -eq 0 ] && order="data sandbox"
+	case $((rep % 3)) in
+	1) order="sandbox data floor" ;;
+	2) order="data floor sandbox" ;;
+	0) order="floor sandbox data" ;;
+	esac
 	for kind in $order; do
 		dir="$work/scale-$kind-$n-$rep"
 		write_config "$dir" "$kind" "b$n-r$rep"
@@ -282,6 +300,13 @@ schema_runs() {
 		"$with/schema.log" >/dev/null || die "the schema output holds no sandbox_template: $with/schema.log"
 }
 
+# schema_attributes: how many attributes sandbox_template has, nested ones included, from the
+# schema that schema_runs printed.
+schema_attributes() {
+	jq '.provider_schemas["registry.terraform.io/sandboxtf/sandbox"].resource_schemas.sandbox_template
+		| [.. | .attributes? // empty | objects | keys[]] | length' "$work/schema-with/schema.log"
+}
+
 # go_bench: BenchmarkProviderSchema's lines, as `go test -bench` prints them.
 go_bench() {
 	(cd "$root" && go test -count=1 -run '^$' -bench '^BenchmarkProviderSchema$' -benchmem ./internal/provider/) \
@@ -346,13 +371,22 @@ report() {
 		a="$(median "${lat_direct[@]}")"
 		echo "| build ready → create finished ≤ 1 s (median) | $(fmt2 "$a") s | $(le "$a" 1) |"
 		echo
-		echo "## Apply and refresh: sandbox_template vs terraform_data"
+		n="${sizes[-1]}"
+		echo "The floor: $n \`floor_thing\` of internal/benchfloor, the smallest terraform-plugin-framework provider (two"
+		echo "attributes, no API), take $(div "$(median ${t_apply["floor $n"]})" "$(median ${t_apply["data $n"]})")× terraform_data to apply and"
+		echo "$(div "$(median ${t_refresh["floor $n"]})" "$(median ${t_refresh["data $n"]})")× to refresh: no plugin provider gets below"
+		echo "that on this CLI, since terraform_data runs inside it (no plugin process, no gRPC, no framework)."
+		echo "sandbox_template takes $(div "$(median ${t_apply["sandbox $n"]})" "$(median ${t_apply["floor $n"]})")× the floor to apply and"
+		echo "$(div "$(median ${t_refresh["sandbox $n"]})" "$(median ${t_refresh["floor $n"]})")× to refresh: its schema ($(schema_attributes) attributes, nested ones"
+		echo "included, to validate, plan and render), its validation and plan modification, and its API calls."
+		echo
+		echo "## Apply and refresh: sandbox_template vs terraform_data and the floor"
 		echo
 		echo "Each rep applies N resources in a fresh directory, refreshes (\`apply -refresh-only\`), plans (must be empty) and destroys."
-		echo "Ratio = sandbox_template / terraform_data."
+		echo "Ratio = sandbox_template / terraform_data; floor ratio = sandbox_template / floor_thing."
 		echo
-		echo "| N | operation | sandbox_template | terraform_data | ratio | sandbox_template runs |"
-		echo "|---|---|---|---|---|---|"
+		echo "| N | operation | sandbox_template | terraform_data | floor_thing | ratio | floor ratio | sandbox_template runs |"
+		echo "|---|---|---|---|---|---|---|---|"
 		for n in "${sizes[@]}"; do
 			row "$n" apply t_apply
 			row "$n" "refresh" t_refresh
@@ -421,10 +455,11 @@ report() {
 row() {
 	local n="$1" label="$2"
 	local -n times="$3"
-	local s d
+	local s d f
 	s="$(median ${times["sandbox $n"]})"
 	d="$(median ${times["data $n"]})"
-	echo "| $n | $label | $(fmt2 "$s") | $(fmt2 "$d") | $(div "$s" "$d")× | $(list ${times["sandbox $n"]}) |"
+	f="$(median ${times["floor $n"]})"
+	echo "| $n | $label | $(fmt2 "$s") | $(fmt2 "$d") | $(fmt2 "$f") | $(div "$s" "$d")× | $(div "$s" "$f")× | $(list ${times["sandbox $n"]}) |"
 }
 
 list() { printf '%s\n' "$@" | awk '{ printf "%s%.2f", (NR > 1 ? ", " : ""), $1 }'; }
@@ -445,6 +480,7 @@ main() {
 	work="$(mktemp -d "$root/.demo/bench.XXXXXX")"
 	trap cleanup EXIT
 	go build -o "$work/sandbox-emulator" "$root/cmd/sandbox-emulator"
+	go build -o "$work/floor/terraform-provider-floor" "$root/internal/benchfloor"
 
 	start_emulator fast 0s
 	start_emulator slow "$build_duration"
@@ -452,6 +488,7 @@ main() {
 		provider_installation {
 		  dev_overrides {
 		    "sandboxtf/sandbox" = "$root/bin"
+		    "sandboxtf/floor"   = "$work/floor"
 		  }
 		  direct {}
 		}
@@ -464,7 +501,7 @@ main() {
 
 	for n in "${sizes[@]}"; do
 		for rep in $(seq 1 "$reps"); do
-			log "N=$n rep $rep/$reps: apply, refresh, plan, destroy (sandbox_template and terraform_data)"
+			log "N=$n rep $rep/$reps: apply, refresh, plan, destroy (sandbox_template, terraform_data, floor_thing)"
 			scale_rep "$n" "$rep"
 		done
 	done
