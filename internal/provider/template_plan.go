@@ -41,6 +41,9 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if req.Plan.Raw.IsNull() || r.backends == nil {
 		return // destroy, or provider not configured yet
 	}
+	if req.Plan.Raw.Equal(req.State.Raw) {
+		return // nothing changes (a no-op plan of a refreshed resource): nothing to keep or check
+	}
 	var plan templateModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() || plan.Backend.IsUnknown() {

@@ -191,12 +191,12 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 	if !usable {
 		return // a create that did not see its build finish: kept (tainted) so the next apply replaces it
 	}
-	if imported {
+	if imported { // otherwise the state stays as it was: resp.State starts as a copy of it
 		state.setResult(builders.TemplateBuildResult{Status: builders.StatusSkipped,
 			TemplateRef: &builders.TemplateRef{Provider: state.backend(), Value: state.TemplateID.ValueString()},
 			Detail:      "imported: the template was already usable"}, r.now())
+		resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 }
 
 func (r *templateResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

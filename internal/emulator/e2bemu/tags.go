@@ -6,6 +6,8 @@ import (
 	"strings"
 )
 
+// listTags answers for a template id or alias: E2B resolves either in {templateID}, which is what
+// lets the provider refresh a template with this one request.
 func (s *Server) listTags(w http.ResponseWriter, templateID string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
