@@ -339,7 +339,7 @@ machine() {
 report() {
 	local n kind a r ratio_a ratio_r file git_rev dirty
 	git_rev="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-	dirty="$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null | wc -l)"
+	dirty="$(git -C "$root" status --porcelain --untracked-files=no -- . ':(exclude)BENCHMARKS.md' 2>/dev/null | wc -l)"
 	{
 		echo "# Benchmarks"
 		echo

@@ -72,8 +72,8 @@ func TestECRLoginEndpointSources(t *testing.T) {
 			if got.Region != "eu-west-1" || got.AccessKeyID != specKeyID || got.Service != "ecr" {
 				t.Errorf("signed for %s/%s by %s: want the spec's region and key, not the environment's", got.Service, got.Region, got.AccessKeyID)
 			}
-			if !strings.Contains(got.Body, `"210987654321"`) {
-				t.Errorf("request %s does not ask for the image's registry", got.Body)
+			if strings.Contains(got.Body, "registryIds") {
+				t.Errorf("request %s names the registry: ECR deprecated registryIds", got.Body)
 			}
 		})
 	}

@@ -54,7 +54,7 @@ func TestECRGetAuthorizationTokenRoundTrip(t *testing.T) {
 	e := newEmulator(t)
 	e.IssueToken("AWS", "pw:with:colons")
 	out, err := ecrClient(e, "eu-west-1", testKeyID, testSecret).GetAuthorizationToken(t.Context(),
-		&ecr.GetAuthorizationTokenInput{RegistryIds: []string{"210987654321"}})
+		&ecr.GetAuthorizationTokenInput{RegistryIds: []string{"210987654321"}}) //nolint:staticcheck // deprecated, but ECR still accepts it, so the emulator does
 	if err != nil {
 		t.Fatal(err)
 	}

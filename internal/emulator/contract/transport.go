@@ -42,11 +42,11 @@ func (t validatingTransport) RoundTrip(req *http.Request) (*http.Response, error
 	}
 	respBody, err := io.ReadAll(resp.Body)
 	_ = resp.Body.Close()
-	resp.Body = io.NopCloser(bytes.NewReader(respBody))
-	if err != nil {
+	if err != nil { // the answer broke off: the client sees the error, as it would without the validator
 		t.v.check(req, body, nil)
-		return resp, nil
+		return nil, err
 	}
+	resp.Body = io.NopCloser(bytes.NewReader(respBody))
 	t.v.check(req, body, &response{status: resp.StatusCode, header: resp.Header, body: respBody})
 	return resp, nil
 }
