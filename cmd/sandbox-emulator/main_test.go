@@ -33,7 +33,7 @@ func TestRunPrintsTheURLAndServesUntilCancelled(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp.Body.Close()
+		_ = resp.Body.Close()
 		if resp.StatusCode != want {
 			t.Errorf("key %q = %d, want %d", key, resp.StatusCode, want)
 		}

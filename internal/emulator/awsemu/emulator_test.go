@@ -140,7 +140,7 @@ func TestUnsignedRequestIsRejected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	if resp.StatusCode != http.StatusForbidden || resp.Header.Get("X-Amzn-ErrorType") != "MissingAuthenticationTokenException" {
 		t.Errorf("unsigned request answered %d %s", resp.StatusCode, resp.Header.Get("X-Amzn-ErrorType"))
 	}

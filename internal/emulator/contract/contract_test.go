@@ -30,7 +30,7 @@ func TestValidatorCatchesViolations(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp.Body.Close()
+		_ = resp.Body.Close()
 	}
 	send("POST", "/v3/templates", `{"name": "x", "memoryMB": 64}`) // both the request and the response are wrong
 	send("GET", "/no/such/path", "")

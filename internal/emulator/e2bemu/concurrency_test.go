@@ -31,7 +31,13 @@ func TestConcurrentBuilds(t *testing.T) {
 					results <- result{name: name, err: fmt.Sprintf("create = %d", status)}
 					return
 				}
-				b := build{templateID: out["templateID"].(string), buildID: out["buildID"].(string)}
+				templateID, okTemplate := out["templateID"].(string)
+				buildID, okBuild := out["buildID"].(string)
+				if !okTemplate || !okBuild {
+					results <- result{name: name, err: fmt.Sprintf("create = %v, want string ids", out)}
+					return
+				}
+				b := build{templateID: templateID, buildID: buildID}
 				if status, _, _, _ := c.call("POST", b.startPath(), fromPython); status != http.StatusAccepted {
 					results <- result{name: name, err: fmt.Sprintf("start = %d", status)}
 					return

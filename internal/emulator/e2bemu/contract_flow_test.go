@@ -32,7 +32,9 @@ func TestContractFullFlow(t *testing.T) {
 		t.Fatalf("status with a zero build duration = %v, want ready", info["status"])
 	}
 	_, _, later, _ := c.call("GET", first.statusPath()+"?logsOffset=2&limit=100&level=info", nil)
-	if got, all := len(later["logEntries"].([]any)), len(info["logEntries"].([]any)); got != all-2 {
+	laterEntries, okLater := later["logEntries"].([]any)
+	allEntries, okAll := info["logEntries"].([]any)
+	if got, all := len(laterEntries), len(allEntries); !okLater || !okAll || got != all-2 {
 		t.Errorf("logsOffset=2 returned %d entries of %d, want all but the first two", got, all)
 	}
 
@@ -56,10 +58,12 @@ func TestContractFullFlow(t *testing.T) {
 		t.Errorf("list = %d %v, want one template", status, list)
 	}
 	status, header, one, _ := c.call("GET", "/templates/py?limit=1", nil)
-	if status != http.StatusOK || len(one["builds"].([]any)) != 1 || header.Get("X-Next-Token") == "" {
+	firstPage, _ := one["builds"].([]any)
+	if status != http.StatusOK || len(firstPage) != 1 || header.Get("X-Next-Token") == "" {
 		t.Errorf("first page of builds = %d %v (next %q), want one build and a next token", status, one, header.Get("X-Next-Token"))
 	}
-	if _, _, rest, _ := c.call("GET", "/templates/py?limit=1&nextToken="+header.Get("X-Next-Token"), nil); len(rest["builds"].([]any)) != 1 {
+	_, _, rest, _ := c.call("GET", "/templates/py?limit=1&nextToken="+header.Get("X-Next-Token"), nil)
+	if secondPage, _ := rest["builds"].([]any); len(secondPage) != 1 {
 		t.Errorf("second page of builds = %v, want one build", rest)
 	}
 	if status, _, _, _ := c.call("PATCH", "/templates/"+first.templateID, map[string]any{"public": false}); status != http.StatusOK {
@@ -78,10 +82,13 @@ func TestContractFullFlow(t *testing.T) {
 		"fromImageRegistry": map[string]any{"type": "aws", "awsAccessKeyId": "AKID", "awsSecretAccessKey": "s", "awsRegion": "us-east-1"}})
 	failed := c.status(broken)
 	reason, _ := failed["reason"].(map[string]any)
-	if failed["status"] != "error" || !strings.Contains(reason["message"].(string), "pull access denied") || len(reason["logEntries"].([]any)) == 0 {
+	message, _ := reason["message"].(string)
+	reasonEntries, _ := reason["logEntries"].([]any)
+	if failed["status"] != "error" || !strings.Contains(message, "pull access denied") || len(reasonEntries) == 0 {
 		t.Errorf("failed build = %v, want error with the injected reason and its log entries", failed)
 	}
-	if _, _, errorsOnly, _ := c.call("GET", broken.statusPath()+"?level=error", nil); len(errorsOnly["logEntries"].([]any)) != 2 {
+	_, _, errorsOnly, _ := c.call("GET", broken.statusPath()+"?level=error", nil)
+	if errorEntries, _ := errorsOnly["logEntries"].([]any); len(errorEntries) != 2 {
 		t.Errorf("level=error = %v, want the two error entries", errorsOnly["logEntries"])
 	}
 

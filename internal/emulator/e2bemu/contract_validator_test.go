@@ -23,7 +23,7 @@ func send(t *testing.T, client *http.Client, method, url, body string) *http.Res
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, url, err)
 	}
-	resp.Body.Close()
+	_ = resp.Body.Close()
 	return resp
 }
 

@@ -104,7 +104,7 @@ func TestLatencySlowsResponses(t *testing.T) {
 	req.Header.Set("X-API-Key", apiKey)
 	resp, err := http.DefaultClient.Do(req)
 	if err == nil {
-		resp.Body.Close()
+		_ = resp.Body.Close()
 		t.Fatal("a request slower than its deadline must fail")
 	}
 	if !errors.Is(err, context.DeadlineExceeded) {
@@ -136,7 +136,7 @@ func TestDropConnectionsDuringBuild(t *testing.T) {
 			req, _ := http.NewRequest("GET", emu.URL+b.statusPath(), nil)
 			req.Header.Set("X-API-Key", apiKey)
 			if resp, err := fresh.Do(req); err == nil {
-				resp.Body.Close()
+				_ = resp.Body.Close()
 				t.Errorf("validated=%v: dropped poll %d answered %d, want a transport error", validated, i, resp.StatusCode)
 			}
 		}

@@ -45,7 +45,7 @@ func (c caller) call(method, path string, body any) (int, http.Header, map[strin
 	if err != nil {
 		c.t.Fatalf("%s %s: %v", method, path, err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	raw, _ := io.ReadAll(resp.Body)
 	var obj map[string]any
 	var arr []any
@@ -74,7 +74,12 @@ func (c caller) create(body map[string]any) build {
 	if status != http.StatusAccepted {
 		c.t.Fatalf("create %v = %d %v, want 202", body, status, out)
 	}
-	return build{templateID: out["templateID"].(string), buildID: out["buildID"].(string)}
+	templateID, okTemplate := out["templateID"].(string)
+	buildID, okBuild := out["buildID"].(string)
+	if !okTemplate || !okBuild {
+		c.t.Fatalf("create %v = %v, want string templateID and buildID", body, out)
+	}
+	return build{templateID: templateID, buildID: buildID}
 }
 
 func (c caller) start(b build, body map[string]any) {

@@ -59,7 +59,8 @@ func TestFailBuildFailsOnlyTheNextBuild(t *testing.T) {
 	c.start(failing, fromPython)
 	info := c.status(failing)
 	reason, _ := info["reason"].(map[string]any)
-	if info["status"] != "error" || reason["message"] != "exit code 1" || len(reason["logEntries"].([]any)) == 0 {
+	reasonEntries, _ := reason["logEntries"].([]any)
+	if info["status"] != "error" || reason["message"] != "exit code 1" || len(reasonEntries) == 0 {
 		t.Errorf("failed build = %v, want error with the reason and its log entries", info)
 	}
 	if tpl, _ := emu.Template("py"); len(tpl.Tags) != 0 || tpl.BuildStatus != "error" {
@@ -105,15 +106,16 @@ func TestLogsOffsetPagesThroughEntries(t *testing.T) {
 		steps = append(steps, map[string]any{"type": "RUN", "args": []string{"echo"}})
 	}
 	c.start(b, map[string]any{"fromImage": "python", "steps": steps})
-	all := c.status(b)["logEntries"].([]any)
+	all, _ := c.status(b)["logEntries"].([]any)
 	seen := 0
 	for offset := 0; ; {
 		_, _, page, _ := c.call("GET", b.statusPath()+"?limit=2&logsOffset="+itoa(offset), nil)
-		got := len(page["logEntries"].([]any))
+		entries, _ := page["logEntries"].([]any)
+		got := len(entries)
 		if got == 0 {
 			break
 		}
-		if len(page["logs"].([]any)) != got {
+		if logs, _ := page["logs"].([]any); len(logs) != got {
 			t.Fatalf("logs and logEntries differ in length: %v", page)
 		}
 		seen, offset = seen+got, offset+got

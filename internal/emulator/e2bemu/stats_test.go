@@ -16,7 +16,7 @@ func getStats(t *testing.T, emu *e2bemu.Server, query string) e2bemu.Stats {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("GET %s%s = %d, want 200", e2bemu.StatsPath, query, resp.StatusCode)
 	}
@@ -86,7 +86,7 @@ func TestStatsSinceCountsOnlyLaterRequests(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp.Body.Close()
+		_ = resp.Body.Close()
 		if resp.StatusCode != http.StatusBadRequest {
 			t.Errorf("%s = %d, want 400", bad, resp.StatusCode)
 		}
@@ -130,7 +130,7 @@ func TestStatsIsGetOnlyAndNeedsNoKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
+	_ = resp.Body.Close()
 	if resp.StatusCode != http.StatusMethodNotAllowed || len(emu.Requests()) != 0 {
 		t.Errorf("POST stats = %d with %d recorded, want 405 and none", resp.StatusCode, len(emu.Requests()))
 	}

@@ -105,7 +105,7 @@ func TestRejectsOtherGrants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	var body map[string]string
 	_ = json.NewDecoder(resp.Body).Decode(&body)
 	if resp.StatusCode != http.StatusBadRequest || body["error"] != "unsupported_grant_type" {

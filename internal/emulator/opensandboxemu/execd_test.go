@@ -15,9 +15,9 @@ func TestExecdThroughTheEndpointAPI(t *testing.T) {
 	if err := s.Start("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	defer func() { _ = s.Close() }()
 	_, created, _ := call(t, s, "POST", "/v1/sandboxes", "", validCreate)
-	id := created["id"].(string)
+	id, _ := created["id"].(string)
 	if status, _, _ := call(t, s, "GET", "/v1/sandboxes/"+id+"/endpoints/44772", "", nil); status != 400 {
 		t.Errorf("endpoint of a Pending sandbox: %d", status)
 	}
@@ -36,7 +36,7 @@ func TestExecdThroughTheEndpointAPI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer resp.Body.Close()
+		defer func() { _ = resp.Body.Close() }()
 		b, _ := io.ReadAll(resp.Body)
 		return resp, string(b)
 	}
@@ -50,7 +50,7 @@ func TestExecdThroughTheEndpointAPI(t *testing.T) {
 	blocks := strings.Split(strings.TrimSpace(stream), "\n\n")
 	var last map[string]any
 	_ = json.Unmarshal([]byte(blocks[len(blocks)-1]), &last)
-	if len(blocks) != 3 || last["type"] != "error" || last["error"].(map[string]any)["evalue"] != "2" {
+	if len(blocks) != 3 || last["type"] != "error" || at(t, last, "error", "evalue") != "2" {
 		t.Errorf("stream = %q", stream)
 	}
 	if cmds := s.Sandboxes()[0].Commands; len(cmds) != 1 || cmds[0].Command != "pip install x" {

@@ -24,10 +24,23 @@ func call(t *testing.T, s *Server, method, path, key string, body any) (int, map
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	var out map[string]any
 	_ = json.NewDecoder(resp.Body).Decode(&out)
 	return resp.StatusCode, out, resp.Header
+}
+
+// at walks decoded JSON through nested objects by key; the test fails when a level is not an object.
+func at(t *testing.T, v any, keys ...string) any {
+	t.Helper()
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			t.Fatalf("%v is not a JSON object (looking up %q)", v, k)
+		}
+		v = m[k]
+	}
+	return v
 }
 
 var validCreate = map[string]any{
@@ -54,10 +67,10 @@ func TestSandboxLifecycleAndRecordedAuth(t *testing.T) {
 	}
 	for i, want := range []string{StatePending, StateRunning} {
 		_, got, _ := call(t, s, "GET", "/v1/sandboxes/"+id, "", nil)
-		if state := got["status"].(map[string]any)["state"]; state != want {
+		if state := at(t, got, "status", "state"); state != want {
 			t.Errorf("poll %d: state %v, want %s", i+1, state, want)
 		}
-		if img := got["image"].(map[string]any); img["auth"] != nil {
+		if at(t, got, "image", "auth") != nil {
 			t.Error("registry credentials must never be returned")
 		}
 	}
@@ -85,7 +98,7 @@ func TestBodyValidationIsFastAPIs422(t *testing.T) {
 	}
 	var locs []string
 	for _, d := range detail {
-		b, _ := json.Marshal(d.(map[string]any)["loc"])
+		b, _ := json.Marshal(at(t, d, "loc"))
 		locs = append(locs, string(b))
 	}
 	for _, want := range []string{`["body","image","tag"]`, `["body","entrypoint"]`, `["body","resourceLimits"]`, `["body","timeout"]`} {
@@ -104,26 +117,29 @@ func TestSnapshotsPaginateAndSettle(t *testing.T) {
 		s.AddSnapshot("a", SnapshotReady)
 	}
 	_, page1, _ := call(t, s, "GET", "/v1/snapshots?pageSize=50", "", nil)
-	pg := page1["pagination"].(map[string]any)
-	if len(page1["items"].([]any)) != 2 || pg["pageSize"] != float64(2) || pg["hasNextPage"] != true || pg["totalPages"] != float64(2) {
+	pg, _ := page1["pagination"].(map[string]any)
+	items, _ := page1["items"].([]any)
+	if len(items) != 2 || pg["pageSize"] != float64(2) || pg["hasNextPage"] != true || pg["totalPages"] != float64(2) {
 		t.Errorf("page 1 = %v", page1)
 	}
 	_, page2, _ := call(t, s, "GET", "/v1/snapshots?page=2&pageSize=2", "", nil)
-	if len(page2["items"].([]any)) != 1 || page2["pagination"].(map[string]any)["hasNextPage"] != false {
+	items, _ = page2["items"].([]any)
+	if len(items) != 1 || at(t, page2, "pagination", "hasNextPage") != false {
 		t.Errorf("page 2 = %v", page2)
 	}
 
 	_, created, _ := call(t, s, "POST", "/v1/sandboxes", "", validCreate)
-	id := created["id"].(string)
+	id, _ := created["id"].(string)
 	call(t, s, "GET", "/v1/sandboxes/"+id, "", nil) // Running
 	status, snap, _ := call(t, s, "POST", "/v1/sandboxes/"+id+"/snapshots", "", map[string]any{"name": "b"})
-	if status != 202 || snap["status"].(map[string]any)["state"] != SnapshotCreating {
+	if status != 202 || at(t, snap, "status", "state") != SnapshotCreating {
 		t.Fatalf("snapshot create: %d %v", status, snap)
 	}
-	if status, body, _ := call(t, s, "DELETE", "/v1/snapshots/"+snap["id"].(string), "", nil); status != 409 || body["code"] != "SNAPSHOT::INVALID_STATE" {
+	snapID, _ := snap["id"].(string)
+	if status, body, _ := call(t, s, "DELETE", "/v1/snapshots/"+snapID, "", nil); status != 409 || body["code"] != "SNAPSHOT::INVALID_STATE" {
 		t.Errorf("deleting a Creating snapshot: %d %v", status, body)
 	}
-	if _, got, _ := call(t, s, "GET", "/v1/snapshots/"+snap["id"].(string), "", nil); got["status"].(map[string]any)["state"] != SnapshotFailed {
+	if _, got, _ := call(t, s, "GET", "/v1/snapshots/"+snapID, "", nil); at(t, got, "status", "state") != SnapshotFailed {
 		t.Errorf("FailSnapshots: %v", got)
 	}
 	if status, _, _ := call(t, s, "POST", "/v1/sandboxes/"+id+"/snapshots", "", map[string]any{"name": ""}); status != 422 {
@@ -141,8 +157,9 @@ func TestFaultsAndImagePullFailures(t *testing.T) {
 		t.Errorf("a fault is consumed: %d", status)
 	}
 	_, created, _ := call(t, s, "POST", "/v1/sandboxes", "", validCreate)
-	_, got, _ := call(t, s, "GET", "/v1/sandboxes/"+created["id"].(string), "", nil)
-	if st := got["status"].(map[string]any); st["state"] != StateFailed || st["reason"] != "ErrImagePull" {
+	id, _ := created["id"].(string)
+	_, got, _ := call(t, s, "GET", "/v1/sandboxes/"+id, "", nil)
+	if st, _ := got["status"].(map[string]any); st["state"] != StateFailed || st["reason"] != "ErrImagePull" {
 		t.Errorf("unpullable image: %v", st)
 	}
 }
