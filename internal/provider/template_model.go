@@ -147,7 +147,13 @@ func (m *templateModel) setResult(result builders.TemplateBuildResult, at time.T
 	m.Status = types.StringValue(string(result.Status))
 	m.Detail = types.StringValue(result.Detail)
 	m.Stage = types.StringValue(string(result.Stage))
-	m.Logs = logTail(result.Logs)
+	m.Logs = logTail(nil)
+	if result.Status == builders.StatusFailed {
+		// Only a failure's log earns its place in state: Terraform rewrites the whole state file
+		// after every resource it changes, so a success's log tail would be written N times over
+		// in a large apply and fill every rebuild's plan; the backend keeps the full log anyway.
+		m.Logs = logTail(result.Logs)
+	}
 	m.LastBuiltAt = types.StringValue(at.UTC().Format(time.RFC3339))
 	m.TemplateRef = templateRefValue(result.TemplateRef)
 }

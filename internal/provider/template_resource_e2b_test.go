@@ -59,6 +59,8 @@ func TestAccTemplateE2BLifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("template_ref"), knownvalue.ObjectExact(map[string]knownvalue.Check{
 						"provider": knownvalue.StringExact("e2b"), "value": knownvalue.StringExact("py")})),
 					statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("last_built_at"), knownvalue.NotNull()),
+					// A success's build log stays with E2B, out of state.
+					statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("logs"), knownvalue.ListSizeExact(0)),
 				},
 				Check: resource.ComposeTestCheckFunc(buildsAre(emu, 1), func(*terraform.State) error {
 					start := emu.BuildStarts()[0]

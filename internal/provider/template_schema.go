@@ -93,7 +93,7 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 			"detail": schema.StringAttribute{Computed: true, MarkdownDescription: "Human-readable detail of the last build."},
 			"stage":  schema.StringAttribute{Computed: true, MarkdownDescription: "Where the last build stopped, when it did not succeed (e.g. `REGISTRY_AUTH`, `TEMPLATE_BUILD`, `TIMEOUT`)."},
 			"logs": schema.ListAttribute{Computed: true, ElementType: types.StringType,
-				MarkdownDescription: fmt.Sprintf("Last %d lines of the last build's log.", maxLogLines)},
+				MarkdownDescription: fmt.Sprintf("Last %d lines of the last build's log when that build failed; empty after a success (the backend keeps the full log).", maxLogLines)},
 			"last_built_at": schema.StringAttribute{Computed: true, MarkdownDescription: "RFC 3339 time of the last build (or of the check that found the template usable)."},
 		},
 	}

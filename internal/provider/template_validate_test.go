@@ -4,11 +4,14 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
 
 // configOf builds a resource configuration with the given top-level values and every other
@@ -88,6 +91,19 @@ func TestLogTailIsBounded(t *testing.T) {
 		line := v.String()
 		if !utf8.ValidString(line) || len(line) > maxLogLineLen+len(`""…`)+2 {
 			t.Fatalf("line not bounded or not valid UTF-8: %d bytes", len(line))
+		}
+	}
+}
+
+func TestOnlyAFailedBuildKeepsItsLog(t *testing.T) {
+	logs := []string{"step 1", "step 2"}
+	for status, want := range map[builders.TemplateBuildStatus]int{
+		builders.StatusFailed: 2, builders.StatusSuccess: 0, builders.StatusSkipped: 0, builders.StatusUnsupported: 0,
+	} {
+		var m templateModel
+		m.setResult(builders.TemplateBuildResult{Status: status, Logs: logs}, time.Now())
+		if got := len(m.Logs.Elements()); got != want || m.Logs.IsNull() {
+			t.Errorf("%s: %d log lines in state (null: %v), want %d", status, got, m.Logs.IsNull(), want)
 		}
 	}
 }
