@@ -34,6 +34,15 @@ type missingSettingError struct {
 	Backend builders.SandboxProvider
 	Setting string // e.g. "e2b.api_key"
 	EnvVar  string
+	// Unknown: the provider block sets it from a value only known after apply (another resource's
+	// attribute), so at plan time it is missing only for now.
+	Unknown bool
+}
+
+// knownLater tells whether err is only a setting whose value Terraform will know at apply.
+func knownLater(err error) bool {
+	var missing *missingSettingError
+	return errors.As(err, &missing) && missing.Unknown
 }
 
 func (e *missingSettingError) Error() string {
@@ -77,7 +86,8 @@ func (b *backends) e2b() (builders.Builder, error) {
 		setString(&cfg.APIURL, c.APIURL)
 	}
 	if cfg.APIKey.IsEmpty() {
-		return nil, &missingSettingError{Backend: builders.ProviderE2B, Setting: "e2b.api_key", EnvVar: "E2B_API_KEY"}
+		return nil, &missingSettingError{Backend: builders.ProviderE2B, Setting: "e2b.api_key", EnvVar: "E2B_API_KEY",
+			Unknown: b.cfg.E2B != nil && b.cfg.E2B.APIKey.IsUnknown()}
 	}
 	cfg.UserAgent = b.userAgent()
 	return e2b.New(cfg)
@@ -90,7 +100,8 @@ func (b *backends) openSandbox() (builders.Builder, error) {
 		setSecret(&cfg.APIKey, c.APIKey)
 	}
 	if cfg.Domain == "" && cfg.BaseURL == "" {
-		return nil, &missingSettingError{Backend: builders.ProviderOpenSandbox, Setting: "opensandbox.domain", EnvVar: "OPEN_SANDBOX_DOMAIN"}
+		return nil, &missingSettingError{Backend: builders.ProviderOpenSandbox, Setting: "opensandbox.domain", EnvVar: "OPEN_SANDBOX_DOMAIN",
+			Unknown: b.cfg.OpenSandbox != nil && b.cfg.OpenSandbox.Domain.IsUnknown()}
 	}
 	exchanger := registrylogin.Exchanger{}
 	if c := b.cfg.AWS; c != nil && c.Endpoints != nil {
@@ -111,7 +122,8 @@ func (b *backends) bedrock(ctx context.Context) (builders.Builder, error) {
 	}
 	built, err := bedrock.New(ctx, cfg)
 	if errors.Is(err, bedrock.ErrNoRegion) {
-		return nil, &missingSettingError{Backend: builders.ProviderBedrock, Setting: "aws.region", EnvVar: "AWS_REGION"}
+		return nil, &missingSettingError{Backend: builders.ProviderBedrock, Setting: "aws.region", EnvVar: "AWS_REGION",
+			Unknown: b.cfg.AWS != nil && b.cfg.AWS.Region.IsUnknown()}
 	}
 	return built, err
 }

@@ -35,8 +35,9 @@ func keepsBuild(ctx context.Context, private privateReader, plan, state template
 	return !buildInputsChanged(plan, state) || len(imported) > 0, diags
 }
 
-// ModifyPlan fails the plan when the chosen backend is not configured, and keeps the build outcome
-// known when an update will not rebuild, so such plans show only what really changes.
+// ModifyPlan fails the plan when the chosen backend is not configured (a setting Terraform will
+// know only at apply counts as configured), and keeps the build outcome known when an update will
+// not rebuild, so such plans show only what really changes.
 func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() || r.backends == nil {
 		return // destroy, or provider not configured yet
@@ -49,7 +50,7 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if resp.Diagnostics.HasError() || plan.Backend.IsUnknown() {
 		return
 	}
-	if _, err := r.backends.Builder(ctx, plan.backend()); err != nil {
+	if _, err := r.backends.Builder(ctx, plan.backend()); err != nil && !knownLater(err) {
 		resp.Diagnostics.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
 		return
 	}

@@ -177,6 +177,38 @@ resource "sandbox_template" "many" {
 	})
 }
 
+// An api_key taken from another resource is unknown at plan time: the plan must not call the
+// backend unconfigured, and the apply, by when the key is known, builds.
+func TestAccTemplateE2BAPIKeyKnownOnlyAtApply(t *testing.T) {
+	emu := newE2B(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+resource "terraform_data" "key" {
+  input = %q
+}
+
+provider "sandbox" {
+  e2b {
+    api_url = %q
+    api_key = terraform_data.key.output
+  }
+}
+
+resource "sandbox_template" "py" {
+  backend     = "e2b"
+  template_id = "py"
+  image       = "python:3.12-slim"
+}
+`, testE2BAPIKey, emu.URL),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("status"), knownvalue.StringExact("SUCCESS"))},
+			Check: buildsAre(emu, 1),
+		}},
+	})
+}
+
 func TestAccTemplateE2BKeepRemotely(t *testing.T) {
 	emu := newE2B(t)
 	resource.Test(t, resource.TestCase{
