@@ -209,6 +209,25 @@ resource "sandbox_template" "py" {
 	})
 }
 
+// Another team's public template answers to the alias as well, but neither a create (whose fast path
+// would record it as SKIPPED, ours) nor an import may adopt it.
+func TestAccTemplateE2BNeverAdoptsAnotherTeamsTemplate(t *testing.T) {
+	emu := newE2B(t)
+	emu.SeedForeignTemplate("py", true)
+	config := e2bTemplate(emu, `  image = "python:3.12-slim"`)
+	theirs := expectError(`alias\s+py\s+exists\s+but\s+belongs\s+to\s+another\s+E2B\s+team`)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config, ExpectError: theirs},
+			{Config: config, ResourceName: resourceName, ImportState: true, ImportStateId: "e2b/py", ExpectError: theirs},
+		},
+	})
+	if n := len(emu.BuildStarts()); n != 0 {
+		t.Errorf("%d builds started under another team's alias, want none", n)
+	}
+}
+
 func TestAccTemplateE2BKeepRemotely(t *testing.T) {
 	emu := newE2B(t)
 	resource.Test(t, resource.TestCase{

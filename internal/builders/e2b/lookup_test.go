@@ -3,6 +3,7 @@ package e2b
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
@@ -60,13 +61,19 @@ func TestUsableChecks(t *testing.T) {
 func TestIsUsableErrors(t *testing.T) {
 	emu := newEmulator(t)
 	b := newTestBuilder(t, emu)
-	emu.FailNext(1, http.StatusForbidden)
-	if _, err := b.IsUsable(t.Context(), "theirs"); builders.StageOf(err, "") != builders.StageTemplateLookup || statusOf(err) != http.StatusForbidden {
-		t.Errorf("403 alias error = %v, want TEMPLATE_LOOKUP naming the other team", err)
+	emu.SeedForeignTemplate("theirs", true)
+	emu.SeedForeignTemplate("theirs-private", false)
+	if _, err := b.IsUsable(t.Context(), "theirs"); builders.StageOf(err, "") != builders.StageTemplateLookup ||
+		statusOf(err) != http.StatusForbidden || !strings.Contains(err.Error(), "another E2B team") {
+		t.Errorf("another team's public alias = %v, want TEMPLATE_LOOKUP naming the other team: never adopted", err)
 	}
-	emu.FailNext(1, http.StatusForbidden)
-	if _, err := b.StillUsable(t.Context(), "theirs"); builders.StageOf(err, "") != builders.StageTemplateLookup || statusOf(err) != http.StatusForbidden {
-		t.Errorf("403 on a refresh = %v, want TEMPLATE_LOOKUP naming the other team, not a template gone", err)
+	// A refresh re-checks a template the resource already manages, as sandboxes resolve it; a
+	// public one of another team is usable that way, a private one is refused.
+	if usable, err := b.StillUsable(t.Context(), "theirs"); err != nil || !usable {
+		t.Errorf("StillUsable of a public template = %v, %v; want true", usable, err)
+	}
+	if _, err := b.StillUsable(t.Context(), "theirs-private"); builders.StageOf(err, "") != builders.StageTemplateLookup || statusOf(err) != http.StatusForbidden {
+		t.Errorf("StillUsable of another team's private alias = %v, want TEMPLATE_LOOKUP naming the other team, not a template gone", err)
 	}
 	emu.FailNext(maxAttempts, http.StatusInternalServerError)
 	if _, err := b.IsUsable(t.Context(), "py"); builders.StageOf(err, "") != builders.StageTemplateLookup || statusOf(err) != http.StatusInternalServerError {

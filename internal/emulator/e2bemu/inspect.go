@@ -101,6 +101,17 @@ func (s *Server) DeleteTemplateOutOfBand(name string) bool {
 	return s.remove(name)
 }
 
+// SeedForeignTemplate adds a ready template under an alias another E2B team owns. As on E2B, its
+// alias check answers 403, public or not, and its tags answer when it is public (any team may start
+// sandboxes from a public template) and 403 otherwise. Building under that alias is not modelled.
+func (s *Server) SeedForeignTemplate(name string, public bool) {
+	s.SeedReadyTemplate(name)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.find(name)
+	t.foreign, t.public = true, public
+}
+
 // SeedReadyTemplate adds a template with one ready, tagged build, as an earlier pipeline would leave it.
 func (s *Server) SeedReadyTemplate(name string) {
 	s.mu.Lock()

@@ -16,6 +16,10 @@ func (s *Server) listTags(w http.ResponseWriter, templateID string) {
 		writeError(w, http.StatusNotFound, "template not found")
 		return
 	}
+	if t.foreign && !t.public {
+		writeError(w, http.StatusForbidden, "you don't have access to template "+templateID)
+		return
+	}
 	for _, b := range t.builds {
 		s.advance(t, b) // a build that finished since the last poll tags its template
 	}

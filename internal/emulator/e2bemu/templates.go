@@ -13,6 +13,7 @@ type tmpl struct {
 	id        string
 	names     []string
 	public    bool
+	foreign   bool // another team's (SeedForeignTemplate): this key sees its tags only when it is public
 	cpu, mem  int
 	createdAt time.Time
 	updatedAt time.Time
@@ -77,6 +78,9 @@ func (s *Server) listTemplates(w http.ResponseWriter, _ *http.Request) {
 	defer s.mu.Unlock()
 	out := []template{}
 	for _, t := range s.templates {
+		if t.foreign {
+			continue // the list holds the team's own templates
+		}
 		last := t.builds[len(t.builds)-1]
 		s.advance(t, last)
 		buildID := t.latestReady() // the spec: "the last successful build"
@@ -168,6 +172,10 @@ func (s *Server) getAlias(w http.ResponseWriter, alias string) {
 	t := s.find(alias)
 	if t == nil || t.id == alias {
 		writeError(w, http.StatusNotFound, "template with alias "+alias+" not found")
+		return
+	}
+	if t.foreign {
+		writeError(w, http.StatusForbidden, "you don't have access to template with alias "+alias)
 		return
 	}
 	writeJSON(w, http.StatusOK, templateAliasResponse{TemplateID: t.id, Public: t.public})
