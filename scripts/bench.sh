@@ -8,6 +8,7 @@
 #   - E2B API requests per template for create, refresh, no-op plan and destroy (emulator counts);
 #   - latency from a build turning ready in the emulator to the create finishing;
 #   - provider start-up: `terraform providers schema -json` and BenchmarkProviderSchema;
+#   - in process, the provider's part of planning one template: BenchmarkTemplatePlanRPCs;
 #   - peak RSS of the provider process during the largest apply.
 # It reports; it asserts nothing. The emulator builds in zero time unless asked, so what is timed
 # is the provider and Terraform, not a backend.
@@ -307,11 +308,11 @@ schema_attributes() {
 		| [.. | .attributes? // empty | objects | keys[]] | length' "$work/schema-with/schema.log"
 }
 
-# go_bench: BenchmarkProviderSchema's lines, as `go test -bench` prints them.
+# go_bench: BenchmarkProviderSchema's and BenchmarkTemplatePlanRPCs's lines, as `go test -bench` prints them.
 go_bench() {
-	(cd "$root" && go test -count=1 -run '^$' -bench '^BenchmarkProviderSchema$' -benchmem ./internal/provider/) \
-		>"$work/gobench.log" 2>&1 || { cat "$work/gobench.log" >&2; die "BenchmarkProviderSchema failed"; }
-	grep '^BenchmarkProviderSchema' "$work/gobench.log"
+	(cd "$root" && go test -count=1 -run '^$' -bench '^Benchmark(ProviderSchema|TemplatePlanRPCs)$' -benchmem ./internal/provider/) \
+		>"$work/gobench.log" 2>&1 || { cat "$work/gobench.log" >&2; die "the Go benchmarks failed"; }
+	grep -E '^Benchmark(ProviderSchema|TemplatePlanRPCs)' "$work/gobench.log"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -430,7 +431,8 @@ report() {
 		echo "| the same with only terraform's built-in provider | $(fmt2 "$(median "${schema_without[@]}")") s |"
 		echo "| difference: starting the provider and its schema | $(fmt2 "$(sub "$(median "${schema_with[@]}")" "$(median "${schema_without[@]}")")") s |"
 		echo
-		echo "In process (\`go test -run '^\$' -bench . ./internal/provider/\`; cold = a new provider server, warm = the same again):"
+		echo "In process (\`go test -run '^\$' -bench . ./internal/provider/\`; schema cold = a new provider server, warm = the same"
+		echo "again; TemplatePlanRPCs = ValidateResourceConfig + PlanResourceChange of one new template, as for every instance of a plan):"
 		echo
 		echo '```'
 		echo "$gobench"
@@ -509,7 +511,7 @@ main() {
 	peak_rss "${sizes[-1]}"
 	log "build ready → create finished ($runs runs, $build_duration builds)"
 	latency_runs
-	log "providers schema ($runs runs) and BenchmarkProviderSchema"
+	log "providers schema ($runs runs) and the Go benchmarks"
 	schema_runs
 	gobench="$(go_bench)"
 

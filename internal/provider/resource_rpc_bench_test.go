@@ -1,0 +1,90 @@
+package provider
+
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// BenchmarkTemplatePlanRPCs is the in-process cost of planning one new sandbox_template: the
+// ValidateResourceConfig and PlanResourceChange calls Terraform makes for every instance in a plan,
+// without process start or gRPC, and without API calls (planning a create makes none). It tracks the
+// provider's part of the per-resource cost that scripts/bench.sh measures through the CLI.
+//
+//	go test -run '^$' -bench TemplatePlanRPCs ./internal/provider/
+func BenchmarkTemplatePlanRPCs(b *testing.B) {
+	server := newBenchServer(b)
+	schemas, err := server.GetProviderSchema(b.Context(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	providerConfig := dynamicValue(b, schemas.Provider, map[string]tftypes.Value{})
+	configured, err := server.ConfigureProvider(b.Context(), &tfprotov6.ConfigureProviderRequest{Config: providerConfig})
+	if err != nil {
+		b.Fatal(err)
+	}
+	failOnErrors(b, "ConfigureProvider", configured.Diagnostics)
+	b.Setenv("E2B_API_KEY", "bench-api-key") // the builder is made at plan time, and needs a key
+	resourceSchema := schemas.ResourceSchemas["sandbox_template"]
+	config := dynamicValue(b, resourceSchema, map[string]tftypes.Value{
+		"backend":     tftypes.NewValue(tftypes.String, "e2b"),
+		"template_id": tftypes.NewValue(tftypes.String, "py"),
+		"image":       tftypes.NewValue(tftypes.String, "python:3.12-slim"),
+		"packages":    tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{tftypes.NewValue(tftypes.String, "numpy")}),
+	})
+	priorState := dynamicValue(b, resourceSchema, nil)
+
+	b.ReportAllocs()
+	for b.Loop() {
+		validated, err := server.ValidateResourceConfig(b.Context(), &tfprotov6.ValidateResourceConfigRequest{TypeName: "sandbox_template", Config: config})
+		if err != nil {
+			b.Fatal(err)
+		}
+		failOnErrors(b, "ValidateResourceConfig", validated.Diagnostics)
+		planned, err := server.PlanResourceChange(b.Context(), &tfprotov6.PlanResourceChangeRequest{TypeName: "sandbox_template",
+			Config: config, ProposedNewState: config, PriorState: priorState})
+		if err != nil {
+			b.Fatal(err)
+		}
+		failOnErrors(b, "PlanResourceChange", planned.Diagnostics)
+		if planned.PlannedState == nil {
+			b.Fatal("no planned state")
+		}
+	}
+}
+
+// dynamicValue encodes an object of schema's type with the given attributes and every other one
+// null, as Terraform sends a configuration; nil attributes encode a null object (no prior state).
+func dynamicValue(b *testing.B, schema *tfprotov6.Schema, attributes map[string]tftypes.Value) *tfprotov6.DynamicValue {
+	b.Helper()
+	objectType, ok := schema.ValueType().(tftypes.Object)
+	if !ok {
+		b.Fatalf("schema type %v is not an object", schema.ValueType())
+	}
+	value := tftypes.NewValue(objectType, nil)
+	if attributes != nil {
+		values := map[string]tftypes.Value{}
+		for name, attributeType := range objectType.AttributeTypes {
+			values[name] = tftypes.NewValue(attributeType, nil)
+			if v, ok := attributes[name]; ok {
+				values[name] = v
+			}
+		}
+		value = tftypes.NewValue(objectType, values)
+	}
+	dv, err := tfprotov6.NewDynamicValue(objectType, value)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &dv
+}
+
+func failOnErrors(b *testing.B, call string, diags []*tfprotov6.Diagnostic) {
+	b.Helper()
+	for _, d := range diags {
+		if d.Severity == tfprotov6.DiagnosticSeverityError {
+			b.Fatalf("%s: %s: %s", call, d.Summary, d.Detail)
+		}
+	}
+}
