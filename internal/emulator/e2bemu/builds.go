@@ -47,10 +47,6 @@ func (s *Server) startBuild(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req) {
 		return
 	}
-	if msg := req.problem(); msg != "" {
-		writeError(w, http.StatusBadRequest, msg)
-		return
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.find(r.PathValue("templateID"))

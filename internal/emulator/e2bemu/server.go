@@ -146,11 +146,22 @@ func writeError(w http.ResponseWriter, status int, message string) {
 }
 
 // decode reads a JSON body; a malformed one is the 400 the real API answers.
+// validated is a request body with rules beyond its JSON shape.
+type validated interface{ problem() string }
+
+// decode reads the JSON body into v and checks v's own rules when it has them (validated); when
+// either fails it answers 400 and returns false.
 func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 	dec := json.NewDecoder(r.Body)
 	if err := dec.Decode(v); err != nil {
 		writeError(w, http.StatusBadRequest, "invalid request body: "+strings.TrimPrefix(err.Error(), "json: "))
 		return false
+	}
+	if req, ok := v.(validated); ok {
+		if msg := req.problem(); msg != "" {
+			writeError(w, http.StatusBadRequest, msg)
+			return false
+		}
 	}
 	return true
 }

@@ -37,10 +37,6 @@ func (s *Server) assignTags(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req) {
 		return
 	}
-	if msg := req.problem(); msg != "" {
-		writeError(w, http.StatusBadRequest, msg)
-		return
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	name, fromTag, _ := strings.Cut(req.Target, ":")
@@ -66,10 +62,6 @@ func (s *Server) assignTags(w http.ResponseWriter, r *http.Request) {
 func (s *Server) deleteTags(w http.ResponseWriter, r *http.Request) {
 	var req deleteTemplateTagsRequest
 	if !decode(w, r, &req) {
-		return
-	}
-	if msg := req.problem(); msg != "" {
-		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
 	s.mu.Lock()

@@ -38,10 +38,6 @@ func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req) {
 		return
 	}
-	if msg := req.problem(); msg != "" {
-		writeError(w, http.StatusBadRequest, msg)
-		return
-	}
 	name := req.Name
 	if name == "" {
 		name = req.Alias
