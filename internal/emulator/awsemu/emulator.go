@@ -1,14 +1,13 @@
 package awsemu
 
 import (
-	"errors"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/serve"
 )
 
 // DefaultAccountID is the account the emulator pretends to be when Options.AccountID is empty.
@@ -33,7 +32,7 @@ type Emulator struct {
 
 	accountID string
 	now       func() time.Time
-	server    *http.Server
+	server    *serve.Server
 
 	mu           sync.Mutex
 	credentials  *staticCredentials
@@ -70,34 +69,22 @@ func New(opts Options) *Emulator {
 func NewTestServer(t testing.TB, opts Options) *Emulator {
 	t.Helper()
 	e := New(opts)
-	srv := httptest.NewServer(e)
-	t.Cleanup(srv.Close)
-	e.URL = srv.URL
+	e.URL = serve.ForTest(t, e)
 	return e
 }
 
 // Start serves the emulator on addr (for example "127.0.0.1:0") until Close.
 func (e *Emulator) Start(addr string) error {
-	ln, err := net.Listen("tcp", addr)
+	srv, err := serve.Start(addr, e)
 	if err != nil {
 		return err
 	}
-	e.server = &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second}
-	e.URL = "http://" + ln.Addr().String()
-	go func() { _ = e.server.Serve(ln) }()
+	e.server, e.URL = srv, srv.URL
 	return nil
 }
 
 // Close stops a server started with Start.
-func (e *Emulator) Close() error {
-	if e.server == nil {
-		return nil
-	}
-	if err := e.server.Close(); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
-}
+func (e *Emulator) Close() error { return e.server.Close() }
 
 // SetCredentials makes the key pair the only one accepted, from now on.
 func (e *Emulator) SetCredentials(accessKeyID, secretAccessKey string) {

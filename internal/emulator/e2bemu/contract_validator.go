@@ -9,6 +9,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/contract"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/serve"
 )
 
 // SpecFile is E2B's published OpenAPI spec, looked up in ../shared/specs beside the module root.
@@ -31,7 +32,7 @@ func NewContractTestServer(t testing.TB, opts Options) (*Server, *contract.Valid
 	t.Helper()
 	v := NewContractValidator(t)
 	s := New(opts)
-	s.URL = serveTest(t, v.Wrap(s))
+	s.URL = serve.ForTest(t, v.Wrap(s))
 	return s, v
 }
 

@@ -1,17 +1,16 @@
 package e2bemu
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/serve"
 )
 
 // Options configure a Server.
@@ -37,8 +36,7 @@ type Server struct {
 	requests  []Request
 	starts    []BuildStart
 	faults    faultState
-	http      *http.Server
-	listener  net.Listener
+	server    *serve.Server
 }
 
 // New returns a server that is not listening yet: use it as an http.Handler, or call Start.
@@ -55,38 +53,22 @@ func New(opts Options) *Server {
 func NewTestServer(t testing.TB, opts Options) *Server {
 	t.Helper()
 	s := New(opts)
-	s.URL = serveTest(t, s)
+	s.URL = serve.ForTest(t, s)
 	return s
-}
-
-// serveTest serves h on 127.0.0.1 until the test ends and returns its URL.
-func serveTest(t testing.TB, h http.Handler) string {
-	ts := httptest.NewServer(h)
-	t.Cleanup(ts.Close)
-	return ts.URL
 }
 
 // Start serves on addr (e.g. "127.0.0.1:0") and returns the server's URL.
 func (s *Server) Start(addr string) (string, error) {
-	l, err := net.Listen("tcp", addr)
+	srv, err := serve.Start(addr, s)
 	if err != nil {
 		return "", err
 	}
-	s.listener, s.http = l, &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
-	s.URL = "http://" + l.Addr().String()
-	go func() { _ = s.http.Serve(l) }()
+	s.server, s.URL = srv, srv.URL
 	return s.URL, nil
 }
 
 // Close stops a server started with Start.
-func (s *Server) Close() error {
-	if s.http == nil {
-		return nil
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	return s.http.Shutdown(ctx)
-}
+func (s *Server) Close() error { return s.server.Close() }
 
 func (s *Server) routes() {
 	s.mux.HandleFunc("POST /v3/templates", s.createTemplate)

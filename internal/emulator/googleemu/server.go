@@ -3,9 +3,10 @@ package googleemu
 import (
 	"crypto/rsa"
 	"net/http"
-	"net/http/httptest"
 	"sync"
 	"testing"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/serve"
 )
 
 // CloudPlatformScope is the scope every assertion must request.
@@ -42,9 +43,7 @@ type IssuedToken struct {
 func NewTestServer(t testing.TB) *Server {
 	t.Helper()
 	s := &Server{accounts: map[string]serviceAccount{}}
-	srv := httptest.NewServer(http.HandlerFunc(s.serveToken))
-	t.Cleanup(srv.Close)
-	s.URL = srv.URL
+	s.URL = serve.ForTest(t, http.HandlerFunc(s.serveToken))
 	return s
 }
 

@@ -1,15 +1,14 @@
 package opensandboxemu
 
 import (
-	"errors"
 	"fmt"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/serve"
 )
 
 // Server is the emulated OpenSandbox server. It is an http.Handler and safe for concurrent use.
@@ -19,7 +18,7 @@ type Server struct {
 
 	opts   Options
 	mux    *http.ServeMux
-	server *http.Server
+	server *serve.Server
 
 	mu        sync.Mutex
 	clock     time.Time
@@ -41,35 +40,22 @@ func New(opts Options) *Server {
 func NewTestServer(t testing.TB, opts Options) *Server {
 	t.Helper()
 	s := New(opts)
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	s.URL = srv.URL
+	s.URL = serve.ForTest(t, s)
 	return s
 }
 
 // Start serves the emulator on addr (for example "127.0.0.1:0") until Close.
 func (s *Server) Start(addr string) error {
-	ln, err := net.Listen("tcp", addr)
+	srv, err := serve.Start(addr, s)
 	if err != nil {
 		return err
 	}
-	s.server = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
-	s.URL = "http://" + ln.Addr().String()
-	go func() {
-		if err := s.server.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			panic(fmt.Sprintf("opensandboxemu: serve: %v", err))
-		}
-	}()
+	s.server, s.URL = srv, srv.URL
 	return nil
 }
 
 // Close stops a server started with Start.
-func (s *Server) Close() error {
-	if s.server == nil {
-		return nil
-	}
-	return s.server.Close()
-}
+func (s *Server) Close() error { return s.server.Close() }
 
 // LifecycleURL is the base URL the builder's Config.BaseURL takes.
 func (s *Server) LifecycleURL() string { return s.URL + "/v1" }
