@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol/types"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/buildertest"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/awsemu"
 )
 
@@ -45,7 +46,7 @@ func TestIsUsable(t *testing.T) {
 			}
 			usable, err := b.IsUsable(t.Context(), customID)
 			if tt.wantStage != "" {
-				assertStage(t, err, tt.wantStage, tt.wantErr...)
+				buildertest.AssertStage(t, err, tt.wantStage, tt.wantErr...)
 				if strings.Contains(err.Error(), envSecret) {
 					t.Errorf("error leaks the secret key: %v", err)
 				}
@@ -77,7 +78,7 @@ func TestLookup(t *testing.T) {
 	if !errors.Is(err, ErrNotFound) {
 		t.Errorf("missing interpreter: want ErrNotFound, got %v", err)
 	}
-	assertStage(t, err, builders.StageTemplateLookup, "missing-a1b2c3d4e5", "us-east-1")
+	buildertest.AssertStage(t, err, builders.StageTemplateLookup, "missing-a1b2c3d4e5", "us-east-1")
 }
 
 func TestBuildIsUnsupported(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/buildertest"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/awsemu"
 )
 
@@ -93,7 +94,7 @@ func TestNoCredentialsIsAnAuthError(t *testing.T) {
 	}
 	_, err = b.IsUsable(t.Context(), awsemu.SystemCodeInterpreterID)
 	t.Logf("error: %v", err)
-	assertStage(t, err, builders.StageAPIAuth, "no usable AWS credentials")
+	buildertest.AssertStage(t, err, builders.StageAPIAuth, "no usable AWS credentials")
 	if len(e.Requests()) != 0 {
 		t.Error("nothing may be sent without credentials")
 	}

@@ -1,10 +1,8 @@
 package bedrock
 
 import (
-	"strings"
 	"testing"
 
-	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/awsemu"
 )
 
@@ -31,19 +29,4 @@ func newEmulatedBuilder(t *testing.T) (*Builder, *awsemu.Emulator) {
 		t.Fatal(err)
 	}
 	return b, e
-}
-
-func assertStage(t *testing.T, err error, want builders.Stage, contains ...string) {
-	t.Helper()
-	if err == nil {
-		t.Fatalf("want an error at %s", want)
-	}
-	if got := builders.StageOf(err, ""); got != want {
-		t.Errorf("stage %q, want %q (%v)", got, want, err)
-	}
-	for _, s := range contains {
-		if !strings.Contains(err.Error(), s) {
-			t.Errorf("error %q does not contain %q", err, s)
-		}
-	}
 }

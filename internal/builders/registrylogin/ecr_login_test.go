@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/buildertest"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/awsemu"
 )
 
@@ -139,7 +140,7 @@ func TestECRLoginFailures(t *testing.T) {
 			}
 			_, _, err := Exchanger{AWSBaseEndpoint: e.URL}.Login(t.Context(), ecrImage, awsAuth(t, tt.keyID, tt.secret, tt.region))
 			t.Logf("error: %v", err)
-			assertStage(t, err, tt.wantStage, tt.wantContains...)
+			buildertest.AssertStage(t, err, tt.wantStage, tt.wantContains...)
 			assertNoSecret(t, err, tt.secret, specSecret)
 			if got := len(e.Requests()); got != tt.wantRequests {
 				t.Errorf("%d requests reached ECR, want %d", got, tt.wantRequests)

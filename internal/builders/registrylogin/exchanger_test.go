@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/buildertest"
 )
 
 func TestLoginWithoutExchange(t *testing.T) {
@@ -26,7 +27,7 @@ func TestLoginWithoutExchange(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			user, pass, err := Exchanger{}.Login(t.Context(), "registry.example.com/app:1", tt.auth)
 			if tt.wantStage != "" {
-				assertStage(t, err, tt.wantStage)
+				buildertest.AssertStage(t, err, tt.wantStage)
 				return
 			}
 			if err != nil || user != tt.wantUser || pass.Reveal() != tt.wantPass {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/buildertest"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/googleemu"
 )
 
@@ -111,7 +112,7 @@ func TestGCPLoginFailures(t *testing.T) {
 			auth := &builders.RegistryAuth{GCP: &builders.GCPAuth{ServiceAccountJSON: builders.NewSecret(tt.value)}}
 			_, _, err := Exchanger{}.Login(t.Context(), garImage, auth)
 			t.Logf("error: %v", err)
-			assertStage(t, err, tt.wantStage, tt.want...)
+			buildertest.AssertStage(t, err, tt.wantStage, tt.want...)
 			assertNoSecret(t, err, tt.secrets...)
 			if strings.Contains(err.Error(), "BEGIN PRIVATE KEY") {
 				t.Errorf("error quotes the key: %v", err)

@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/awsemu"
 )
 
@@ -36,21 +35,6 @@ func assertNoSecret(t *testing.T, err error, secrets ...string) {
 			if secret != "" && strings.Contains(text, secret) {
 				t.Fatalf("error leaks a secret: %v", err)
 			}
-		}
-	}
-}
-
-func assertStage(t *testing.T, err error, want builders.Stage, contains ...string) {
-	t.Helper()
-	if err == nil {
-		t.Fatalf("want an error at %s", want)
-	}
-	if got := builders.StageOf(err, ""); got != want {
-		t.Errorf("stage %q, want %q (%v)", got, want, err)
-	}
-	for _, s := range contains {
-		if !strings.Contains(err.Error(), s) {
-			t.Errorf("error %q does not contain %q", err, s)
 		}
 	}
 }
