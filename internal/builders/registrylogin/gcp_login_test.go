@@ -1,7 +1,6 @@
 package registrylogin
 
 import (
-	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -14,27 +13,6 @@ import (
 )
 
 const garImage = "europe-docker.pkg.dev/project/repo/app:1"
-
-// keyWith returns the key file with one field replaced.
-func keyWith(t *testing.T, keyJSON, field, value string) string {
-	t.Helper()
-	var key map[string]string
-	if err := json.Unmarshal([]byte(keyJSON), &key); err != nil {
-		t.Fatal(err)
-	}
-	key[field] = value
-	out, _ := json.Marshal(key)
-	return string(out)
-}
-
-func privateKeyOf(t *testing.T, keyJSON string) string {
-	t.Helper()
-	var key struct {
-		PrivateKey string `json:"private_key"`
-	}
-	_ = json.Unmarshal([]byte(keyJSON), &key)
-	return key.PrivateKey
-}
 
 func writeKeyFile(t *testing.T, content string) string {
 	t.Helper()
@@ -93,12 +71,12 @@ func TestGCPLoginFailures(t *testing.T) {
 		want      []string
 		secrets   []string
 	}{
-		{name: "private key is not a key", value: keyWith(t, good, "private_key", garbledPEM),
+		{name: "private key is not a key", value: googleemu.KeyWithField(t, good, "private_key", garbledPEM),
 			wantStage: builders.StageRegistryAuth, want: []string{"registry_auth.gcp", "private key"}, secrets: []string{garbledPEM, "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQDthisisnotakey"}},
-		{name: "key the token endpoint does not know", value: keyWith(t, foreign, "token_uri", google.TokenURL()),
-			wantStage: builders.StageRegistryAuth, want: []string{"refused the service account key", "400", "invalid_grant", "Invalid JWT Signature."}, secrets: []string{privateKeyOf(t, foreign)}},
+		{name: "key the token endpoint does not know", value: googleemu.KeyWithField(t, foreign, "token_uri", google.TokenURL()),
+			wantStage: builders.StageRegistryAuth, want: []string{"refused the service account key", "400", "invalid_grant", "Invalid JWT Signature."}, secrets: []string{googleemu.KeyField(t, foreign, "private_key")}},
 		{name: "token endpoint answers 403", value: good, fail: func() { google.FailWith(http.StatusForbidden, "access_denied", "Service account is disabled.") },
-			wantStage: builders.StageRegistryAuth, want: []string{"403", "access_denied: Service account is disabled."}, secrets: []string{privateKeyOf(t, good)}},
+			wantStage: builders.StageRegistryAuth, want: []string{"403", "access_denied: Service account is disabled."}, secrets: []string{googleemu.KeyField(t, good, "private_key")}},
 		{name: "key file missing", value: filepath.Join(t.TempDir(), "missing.json"),
 			wantStage: builders.StageRegistryAuth, want: []string{"reading key file"}},
 		{name: "key file holds another credential type", value: writeKeyFile(t, `{"type":"authorized_user","client_id":"x","client_secret":"gcp-client-secret-value"}`),

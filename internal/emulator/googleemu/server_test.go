@@ -21,25 +21,6 @@ func fetchToken(t *testing.T, keyJSON string, scopes ...string) (*oauth2.Token, 
 	return creds.TokenSource.Token()
 }
 
-// withField returns the key file with one field replaced (or removed, for "").
-func withField(t *testing.T, keyJSON, field, value string) string {
-	t.Helper()
-	var key map[string]string
-	if err := json.Unmarshal([]byte(keyJSON), &key); err != nil {
-		t.Fatal(err)
-	}
-	key[field] = value
-	out, _ := json.Marshal(key)
-	return string(out)
-}
-
-func field(t *testing.T, keyJSON, name string) string {
-	t.Helper()
-	var key map[string]string
-	_ = json.Unmarshal([]byte(keyJSON), &key)
-	return key[name]
-}
-
 func TestIssuesTokenThroughXOAuth2(t *testing.T) {
 	s := NewTestServer(t)
 	keyJSON := s.ServiceAccountJSON(t)
@@ -51,11 +32,11 @@ func TestIssuesTokenThroughXOAuth2(t *testing.T) {
 	if len(issued) != 1 || issued[0].AccessToken != tok.AccessToken || tok.TokenType != "Bearer" || tok.Expiry.IsZero() {
 		t.Fatalf("token %+v, issued %+v", tok, issued)
 	}
-	if issued[0].ClientEmail != field(t, keyJSON, "client_email") || issued[0].Scope != CloudPlatformScope {
+	if issued[0].ClientEmail != KeyField(t, keyJSON, "client_email") || issued[0].Scope != CloudPlatformScope {
 		t.Errorf("issued to %+v", issued[0])
 	}
-	if !strings.HasPrefix(field(t, keyJSON, "token_uri"), "http://127.0.0.1:") {
-		t.Errorf("token_uri = %s, want the local server", field(t, keyJSON, "token_uri"))
+	if !strings.HasPrefix(KeyField(t, keyJSON, "token_uri"), "http://127.0.0.1:") {
+		t.Errorf("token_uri = %s, want the local server", KeyField(t, keyJSON, "token_uri"))
 	}
 }
 
@@ -69,9 +50,9 @@ func TestRejectsBadAssertions(t *testing.T) {
 		scopes  []string
 		want    string
 	}{
-		{"key of another server", withField(t, foreign, "token_uri", s.TokenURL()), []string{CloudPlatformScope}, "Invalid JWT Signature."},
-		{"someone else's key id", withField(t, first, "private_key", field(t, second, "private_key")), []string{CloudPlatformScope}, "Invalid JWT Signature."},
-		{"signature by the wrong key", withField(t, withField(t, first, "private_key", field(t, second, "private_key")), "private_key_id", ""),
+		{"key of another server", KeyWithField(t, foreign, "token_uri", s.TokenURL()), []string{CloudPlatformScope}, "Invalid JWT Signature."},
+		{"someone else's key id", KeyWithField(t, first, "private_key", KeyField(t, second, "private_key")), []string{CloudPlatformScope}, "Invalid JWT Signature."},
+		{"signature by the wrong key", KeyWithField(t, KeyWithField(t, first, "private_key", KeyField(t, second, "private_key")), "private_key_id", ""),
 			[]string{CloudPlatformScope}, "Invalid JWT Signature."},
 		{"wrong scope", first, []string{"https://www.googleapis.com/auth/devstorage.read_only"}, "invalid_scope"},
 	}

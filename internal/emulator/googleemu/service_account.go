@@ -45,3 +45,28 @@ func (s *Server) ServiceAccountJSON(t testing.TB) string {
 	}
 	return string(content)
 }
+
+// KeyField returns one field of a key file, "" when it is missing.
+func KeyField(t testing.TB, keyJSON, name string) string {
+	t.Helper()
+	var key map[string]string
+	if err := json.Unmarshal([]byte(keyJSON), &key); err != nil {
+		t.Fatalf("googleemu: not a key file: %v", err)
+	}
+	return key[name]
+}
+
+// KeyWithField returns the key file with one field replaced, to make a key the server must refuse.
+func KeyWithField(t testing.TB, keyJSON, name, value string) string {
+	t.Helper()
+	var key map[string]string
+	if err := json.Unmarshal([]byte(keyJSON), &key); err != nil {
+		t.Fatalf("googleemu: not a key file: %v", err)
+	}
+	key[name] = value
+	out, err := json.Marshal(key)
+	if err != nil {
+		t.Fatalf("googleemu: encoding key file: %v", err)
+	}
+	return string(out)
+}
