@@ -11,9 +11,8 @@ import (
 func (s *Server) listTags(w http.ResponseWriter, templateID string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t := s.find(templateID)
+	t := s.foundTemplate(w, templateID)
 	if t == nil {
-		writeError(w, http.StatusNotFound, "template not found")
 		return
 	}
 	if t.foreign && !t.public {
@@ -40,9 +39,8 @@ func (s *Server) assignTags(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	name, fromTag, _ := strings.Cut(req.Target, ":")
-	t := s.find(name)
+	t := s.foundTemplate(w, name)
 	if t == nil {
-		writeError(w, http.StatusNotFound, "template not found")
 		return
 	}
 	buildID := t.tags[fromTag]
@@ -66,9 +64,8 @@ func (s *Server) deleteTags(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t := s.find(req.Name)
+	t := s.foundTemplate(w, req.Name)
 	if t == nil {
-		writeError(w, http.StatusNotFound, "template not found")
 		return
 	}
 	for _, tag := range req.Tags {

@@ -33,6 +33,15 @@ func (s *Server) find(idOrName string) *tmpl {
 	return nil
 }
 
+// foundTemplate returns the template with this id or name, or answers 404 and returns nil; callers hold s.mu.
+func (s *Server) foundTemplate(w http.ResponseWriter, idOrName string) *tmpl {
+	t := s.find(idOrName)
+	if t == nil {
+		writeError(w, http.StatusNotFound, "template not found")
+	}
+	return t
+}
+
 func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request) {
 	var req templateBuildRequestV3
 	if !decode(w, r, &req) {
@@ -98,9 +107,8 @@ func (s *Server) getTemplate(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t := s.find(r.PathValue("templateID"))
+	t := s.foundTemplate(w, r.PathValue("templateID"))
 	if t == nil {
-		writeError(w, http.StatusNotFound, "template not found")
 		return
 	}
 	out := templateWithBuilds{TemplateID: t.id, Public: t.public, Aliases: t.names, Names: t.names,
@@ -126,9 +134,8 @@ func (s *Server) updateTemplate(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t := s.find(r.PathValue("templateID"))
+	t := s.foundTemplate(w, r.PathValue("templateID"))
 	if t == nil {
-		writeError(w, http.StatusNotFound, "template not found")
 		return
 	}
 	if req.Public != nil {
