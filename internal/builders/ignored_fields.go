@@ -37,7 +37,7 @@ func IgnoredFieldReason(p SandboxProvider, field string) string { return ignored
 func (s TemplateSpec) Warnings(p SandboxProvider) []Warning {
 	set := map[string]bool{
 		"image": s.Image != "", "registry_auth": s.RegistryAuth != nil, "packages": len(s.Packages) > 0,
-		"start_cmd": s.StartCmd != "", "ready_cmd": s.ReadyCmd != "", "cpu_count": s.CPUCount != 0,
+		"start_cmd": s.StartCmd != nil && *s.StartCmd != "", "ready_cmd": s.ReadyCmd != "", "cpu_count": s.CPUCount != 0,
 		"memory_mb": s.MemoryMB != 0, "base_template": s.BaseTemplate != "", "dockerfile": s.Dockerfile != "",
 		"force_rebuild": s.ForceRebuild,
 	}

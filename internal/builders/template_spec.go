@@ -22,10 +22,13 @@ type TemplateSpec struct {
 	Image        string
 	RegistryAuth *RegistryAuth
 	Packages     []string
-	StartCmd     string
-	ReadyCmd     string
-	CPUCount     int // 0 means DefaultSandboxCPUCount
-	MemoryMB     int // 0 means DefaultSandboxMemoryMB
+	// StartCmd is the command every sandbox of the template starts with. nil means the backend's
+	// default (its code-interpreter's start command when building from image); a pointer to ""
+	// means no start command at all. Read it through StartCommand.
+	StartCmd *string
+	ReadyCmd string
+	CPUCount int // 0 means DefaultSandboxCPUCount
+	MemoryMB int // 0 means DefaultSandboxMemoryMB
 
 	// BaseTemplate builds on an existing template. A deprecated input (use Image); still supported,
 	// so it is not marked Deprecated for Go callers that must keep passing it through.
@@ -34,6 +37,15 @@ type TemplateSpec struct {
 	Dockerfile string
 
 	ForceRebuild bool
+}
+
+// StartCommand returns the start command to use: the spec's own, or backendDefault when the spec
+// leaves it unset (defaulted is then true, so a failure can say where the command came from).
+func (s TemplateSpec) StartCommand(backendDefault string) (cmd string, defaulted bool) {
+	if s.StartCmd == nil {
+		return backendDefault, true
+	}
+	return *s.StartCmd, false
 }
 
 // WithDefaults returns the spec with unset sizing filled in.

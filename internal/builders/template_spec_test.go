@@ -15,7 +15,7 @@ func TestTemplateSpecValidation(t *testing.T) {
 	}{
 		{"image only", ProviderE2B, TemplateSpec{TemplateID: "py", Image: "python:3.12"}, nil},
 		{"full", ProviderE2B, TemplateSpec{TemplateID: "data-science", Image: "123456789012.dkr.ecr.us-east-1.amazonaws.com/ds:1.4",
-			RegistryAuth: basic, Packages: []string{"pandas==2.2.3", "numpy"}, StartCmd: "run", ReadyCmd: "ready", CPUCount: 4, MemoryMB: 2048}, nil},
+			RegistryAuth: basic, Packages: []string{"pandas==2.2.3", "numpy"}, StartCmd: ptr("run"), ReadyCmd: "ready", CPUCount: 4, MemoryMB: 2048}, nil},
 		{"digest image", ProviderE2B, TemplateSpec{TemplateID: "py", Image: "ghcr.io/org/img@sha256:" + strings.Repeat("a", 64)}, nil},
 		{"deprecated base_template", ProviderE2B, TemplateSpec{TemplateID: "py", BaseTemplate: "base"}, nil},
 		{"deprecated dockerfile", ProviderE2B, TemplateSpec{TemplateID: "py", Dockerfile: "FROM python:3.12"}, nil},
@@ -111,3 +111,5 @@ func TestParseSandboxProvider(t *testing.T) {
 		t.Errorf("unmarshal opensandbox = %q, %v", p, err)
 	}
 }
+
+func ptr(s string) *string { return &s }

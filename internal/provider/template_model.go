@@ -86,7 +86,7 @@ func (m templateModel) spec(ctx context.Context, config templateModel) (builders
 	spec := builders.TemplateSpec{
 		TemplateID:   m.TemplateID.ValueString(),
 		Image:        m.Image.ValueString(),
-		StartCmd:     m.StartCmd.ValueString(),
+		StartCmd:     m.StartCmd.ValueStringPointer(),
 		ReadyCmd:     m.ReadyCmd.ValueString(),
 		CPUCount:     int(m.CPUCount.ValueInt64()),
 		MemoryMB:     int(m.MemoryMB.ValueInt64()),

@@ -50,8 +50,8 @@ func planBuild(spec builders.TemplateSpec) (buildPlan, error) {
 		p.start.Steps = append(p.start.Steps, pipInstallStep(spec.Packages))
 	}
 	switch {
-	case spec.StartCmd != "":
-		p.start.StartCmd, p.start.ReadyCmd = spec.StartCmd, spec.ReadyCmd
+	case spec.StartCmd != nil && *spec.StartCmd != "":
+		p.start.StartCmd, p.start.ReadyCmd = *spec.StartCmd, spec.ReadyCmd
 	case defaultCmds:
 		p.start.StartCmd, p.start.ReadyCmd = DefaultStartCmd, DefaultReadyCmd
 	}

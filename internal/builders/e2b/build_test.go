@@ -121,7 +121,7 @@ func TestBuildPackagesCommandsAndSizing(t *testing.T) {
 	emu := newEmulator(t)
 	b := newTestBuilder(t, emu)
 	mustBuild(t, b, builders.TemplateSpec{TemplateID: "ds", Image: "e2bdev/code-interpreter:latest",
-		Packages: []string{"numpy", "pandas==2.2.3", "scipy>=1.13", "it's"}, StartCmd: "python -m http.server 8000",
+		Packages: []string{"numpy", "pandas==2.2.3", "scipy>=1.13", "it's"}, StartCmd: ptr("python -m http.server 8000"),
 		ReadyCmd: "curl -sf localhost:8000", CPUCount: 4, MemoryMB: 2048, ForceRebuild: true})
 
 	start := onlyStart(t, emu)
@@ -144,7 +144,7 @@ func TestBuildCommandDefaults(t *testing.T) {
 		wantStart, ready string
 	}{
 		{"image: code-interpreter defaults", builders.TemplateSpec{Image: "python:3.12"}, DefaultStartCmd, DefaultReadyCmd},
-		{"custom start only: E2B's ready default", builders.TemplateSpec{Image: "python:3.12", StartCmd: "./serve"}, "./serve", ""},
+		{"custom start only: E2B's ready default", builders.TemplateSpec{Image: "python:3.12", StartCmd: ptr("./serve")}, "./serve", ""},
 		{"custom ready only", builders.TemplateSpec{Image: "python:3.12", ReadyCmd: "true"}, DefaultStartCmd, "true"},
 		{"base template keeps its own", fromBaseTemplate("", "code-interpreter-v1"), "", ""},
 		{"dockerfile CMD", fromDockerfile("", "FROM python:3.12\nCMD [\"python\", \"app.py\"]"), "python app.py", "sleep 20"},

@@ -115,3 +115,5 @@ func fromBaseTemplate(id, base string) builders.TemplateSpec {
 func fromDockerfile(id, content string) builders.TemplateSpec {
 	return builders.TemplateSpec{TemplateID: id, Dockerfile: content} //nolint:staticcheck // testing the deprecated source
 }
+
+func ptr(s string) *string { return &s }

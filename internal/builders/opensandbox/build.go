@@ -25,7 +25,7 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec) (builde
 
 	sb, err := b.api.createSandbox(ctx, createSandboxRequest{
 		Image:      imageSpec{URI: spec.Image, Auth: auth},
-		Entrypoint: entrypoint(spec.StartCmd), ResourceLimits: DefaultResourceLimits,
+		Entrypoint: entrypoint(spec.StartCommand("")), ResourceLimits: DefaultResourceLimits,
 		Metadata: builderMetadata(spec.TemplateID), Timeout: sandboxTimeoutSeconds(ctx),
 	})
 	if err != nil {

@@ -87,11 +87,11 @@ func TestBuildRunsStartCmdThroughAShell(t *testing.T) {
 	h := newHarness(t, opensandboxemu.Options{})
 	s := spec("web")
 	s.Image = "python:3.12"
-	s.StartCmd = `python -m http.server "8000"`
+	s.StartCmd = ptr(`python -m http.server "8000"`)
 	if got := builders.Ensure(context.Background(), h.b, s); got.Status != builders.StatusSuccess {
 		t.Fatalf("Ensure = %+v", got)
 	}
-	if sb := h.onlySandbox(t); !slices.Equal(sb.Entrypoint, []string{"sh", "-c", s.StartCmd}) {
+	if sb := h.onlySandbox(t); !slices.Equal(sb.Entrypoint, []string{"sh", "-c", *s.StartCmd}) {
 		t.Errorf("entrypoint = %q", sb.Entrypoint)
 	}
 }

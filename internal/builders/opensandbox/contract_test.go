@@ -30,7 +30,7 @@ func TestContractFullFlow(t *testing.T) {
 	ctx := context.Background()
 	auth, _ := builders.NewBasicAuth("robot", builders.NewSecret("registry-password"))
 	s := spec("contract")
-	s.RegistryAuth, s.Packages, s.StartCmd = auth, []string{"six==1.16.0"}, "tail -f /dev/null"
+	s.RegistryAuth, s.Packages, s.StartCmd = auth, []string{"six==1.16.0"}, ptr("tail -f /dev/null")
 	if got := builders.Ensure(ctx, h.b, s); got.Status != builders.StatusSuccess {
 		t.Fatalf("Ensure = %+v", got)
 	}

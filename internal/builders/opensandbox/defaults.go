@@ -33,7 +33,7 @@ const (
 // entrypoint is the builder sandbox's main process: start_cmd run by a shell, so quoting, pipes
 // and env expansion work as typed (it must keep running, or the sandbox stops), else the code
 // interpreter's.
-func entrypoint(startCmd string) []string {
+func entrypoint(startCmd string, _ bool) []string {
 	if startCmd == "" {
 		return append([]string(nil), CodeInterpreterEntrypoint...)
 	}

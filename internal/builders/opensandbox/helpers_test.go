@@ -121,3 +121,5 @@ func spec(id string) builders.TemplateSpec {
 }
 
 const opensandboxCI = "opensandbox/code-interpreter:v1.1.0"
+
+func ptr(s string) *string { return &s }
