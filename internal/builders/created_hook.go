@@ -17,3 +17,19 @@ func NotifyCreated(ctx context.Context, ref TemplateRef) {
 		hook(ref)
 	}
 }
+
+type progressHookKey struct{}
+
+// WithProgress returns a context whose builder reports each step of a build (stage changes, waits
+// and build-log lines) to hook as it happens: the provider logs them, and an action streams them
+// to the CLI. Hook must be quick and safe for concurrent use.
+func WithProgress(ctx context.Context, hook func(line string)) context.Context {
+	return context.WithValue(ctx, progressHookKey{}, hook)
+}
+
+// ReportProgress is called by builders for every line worth showing while a build runs.
+func ReportProgress(ctx context.Context, line string) {
+	if hook, ok := ctx.Value(progressHookKey{}).(func(string)); ok && hook != nil {
+		hook(line)
+	}
+}
