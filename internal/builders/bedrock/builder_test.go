@@ -125,9 +125,9 @@ func TestEnsure(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			b, e := newEmulatedBuilder(t)
 			if tt.seed != "" {
-				e.SeedCodeInterpreter(awsemu.SystemCodeInterpreterID, tt.seed)
+				e.SeedCodeInterpreter(customID, tt.seed)
 			}
-			got := builders.Ensure(t.Context(), b, builders.TemplateSpec{TemplateID: awsemu.SystemCodeInterpreterID, ForceRebuild: tt.force})
+			got := builders.Ensure(t.Context(), b, builders.TemplateSpec{TemplateID: customID, ForceRebuild: tt.force})
 			if got.Status != tt.wantStatus {
 				t.Fatalf("Ensure = %+v, want %s", got, tt.wantStatus)
 			}
@@ -135,10 +135,28 @@ func TestEnsure(t *testing.T) {
 			if (got.TemplateRef != nil) != wantRef {
 				t.Fatalf("template_ref = %+v for %s", got.TemplateRef, got.Status)
 			}
-			if wantRef && *got.TemplateRef != (builders.TemplateRef{Provider: builders.ProviderBedrock, Value: awsemu.SystemCodeInterpreterID}) {
+			if wantRef && *got.TemplateRef != (builders.TemplateRef{Provider: builders.ProviderBedrock, Value: customID}) {
 				t.Errorf("template_ref = %+v", *got.TemplateRef)
 			}
 		})
+	}
+}
+
+// The built-in interpreter is READY by definition: it is SKIPPED even where GetCodeInterpreter
+// would answer 404 for it (the emulator does, as it was never seeded), and no request is sent.
+func TestEnsureSystemInterpreterNeedsNoLookup(t *testing.T) {
+	b, e := newEmulatedBuilder(t)
+	got := builders.Ensure(t.Context(), b, builders.TemplateSpec{TemplateID: SystemCodeInterpreterID})
+	want := builders.TemplateRef{Provider: builders.ProviderBedrock, Value: SystemCodeInterpreterID}
+	if got.Status != builders.StatusSkipped || got.TemplateRef == nil || *got.TemplateRef != want {
+		t.Fatalf("Ensure = %+v, want SKIPPED with ref %+v", got, want)
+	}
+	ci, err := b.Lookup(t.Context(), SystemCodeInterpreterID)
+	if err != nil || !ci.Ready() || ci.ARN != "arn:aws:bedrock-agentcore:us-east-1:aws:code-interpreter/aws.codeinterpreter.v1" {
+		t.Errorf("Lookup = %+v, %v", ci, err)
+	}
+	if reqs := e.Requests(); len(reqs) != 0 {
+		t.Errorf("the built-in interpreter needs no request, sent %+v", reqs)
 	}
 }
 

@@ -51,12 +51,12 @@ func TestNewConfigSources(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			configFile, credentialsFile := isolateAWS(t)
 			e := awsemu.NewTestServer(t, awsemu.Options{})
-			e.SeedCodeInterpreter(awsemu.SystemCodeInterpreterID, "READY")
+			e.SeedCodeInterpreter(customID, "READY")
 			b, err := New(t.Context(), tt.config(t, e.URL, configFile, credentialsFile))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if usable, err := b.IsUsable(t.Context(), awsemu.SystemCodeInterpreterID); err != nil || !usable {
+			if usable, err := b.IsUsable(t.Context(), customID); err != nil || !usable {
 				t.Fatalf("IsUsable = %v, %v", usable, err)
 			}
 			reqs := e.Requests()
@@ -92,7 +92,7 @@ func TestNoCredentialsIsAnAuthError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = b.IsUsable(t.Context(), awsemu.SystemCodeInterpreterID)
+	_, err = b.IsUsable(t.Context(), customID)
 	t.Logf("error: %v", err)
 	buildertest.AssertStage(t, err, builders.StageAPIAuth, "no usable AWS credentials")
 	if len(e.Requests()) != 0 {

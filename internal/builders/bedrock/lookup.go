@@ -29,7 +29,11 @@ func (c CodeInterpreter) Ready() bool { return c.Status == types.CodeInterpreter
 
 // Lookup reads a code interpreter. A missing one is an error matching ErrNotFound; refused
 // credentials are at builders.StageAPIAuth, anything else at builders.StageTemplateLookup.
+// The built-in interpreter is answered without a request: it is READY by definition.
 func (b *Builder) Lookup(ctx context.Context, id string) (CodeInterpreter, error) {
+	if id == SystemCodeInterpreterID {
+		return b.systemCodeInterpreter(), nil
+	}
 	if err := b.checkCredentials(ctx); err != nil {
 		return CodeInterpreter{}, err
 	}
