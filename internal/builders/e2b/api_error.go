@@ -17,6 +17,7 @@ type APIError struct {
 	StatusCode int
 	Code       int
 	Message    string
+	RetryAfter string // the Retry-After header, if any
 }
 
 func (e *APIError) Error() string {
@@ -32,11 +33,25 @@ func (e *APIError) Error() string {
 func IsNotFound(err error) bool { return statusOf(err) == http.StatusNotFound }
 
 func statusOf(err error) int {
-	var e *APIError
-	if errors.As(err, &e) {
+	if e := asAPIError(err); e != nil {
 		return e.StatusCode
 	}
 	return 0
+}
+
+func retryAfterOf(err error) string {
+	if e := asAPIError(err); e != nil {
+		return e.RetryAfter
+	}
+	return ""
+}
+
+func asAPIError(err error) *APIError {
+	var e *APIError
+	if errors.As(err, &e) {
+		return e
+	}
+	return nil
 }
 
 func parseAPIError(resp *http.Response, body []byte, method, path string) *APIError {
@@ -62,10 +77,10 @@ func (e *errAuth) Error() string {
 func (e *errAuth) Unwrap() error { return e.cause }
 
 // atStage wraps err with stage, except that a refused API key is always API_AUTH with a message
-// that says which setting to fix.
+// that says which setting to fix. E2B refuses a key with 401 (packages/api/internal/auth); its 403s
+// are about the thing asked for (another team's template, an alias in use), so they keep the stage.
 func atStage(stage builders.Stage, err error, logs ...string) error {
-	var apiErr *APIError
-	if errors.As(err, &apiErr) && (apiErr.StatusCode == http.StatusUnauthorized || apiErr.StatusCode == http.StatusForbidden) {
+	if apiErr := asAPIError(err); apiErr != nil && apiErr.StatusCode == http.StatusUnauthorized {
 		return builders.AtStage(builders.StageAPIAuth, &errAuth{cause: apiErr}, logs...)
 	}
 	return builders.AtStage(stage, err, logs...)

@@ -16,11 +16,13 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec) (builde
 		return builders.TemplateBuildResult{}, err
 	}
 	alias := spec.TemplateID
-	logs := &buildLog{secrets: plan.secrets}
+	logs := &buildLog{secrets: plan.secrets, progress: func(line string) { builders.ReportProgress(ctx, line) }}
 	logs.add(plan.notes...)
 
-	created, err := b.api.createTemplate(ctx, plan.create)
+	created, err := b.registerWhenSlotFree(ctx, plan.create, logs)
 	if err != nil {
+		// A 403 or 409 here is E2B's word on the name ("Alias 'x' already used" by another template
+		// of the team: register_build.go), kept at TEMPLATE_CREATE, not taken for a bad API key.
 		return builders.TemplateBuildResult{}, atStage(builders.StageTemplateCreate, fmt.Errorf("creating template %s: %w", alias, err), logs.result()...)
 	}
 	builders.NotifyCreated(ctx, builders.TemplateRef{Provider: builders.ProviderE2B, Value: alias})
@@ -32,7 +34,12 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec) (builde
 	}
 	logs.addf("build %s started from %s", created.BuildID, source(plan.start))
 
-	if err := b.waitForBuild(ctx, created.TemplateID, created.BuildID, logs); err != nil {
+	hint := ""
+	if plan.defaultedStart {
+		hint = defaultStartCmdHint
+	}
+	if err := b.waitForBuild(ctx, created.TemplateID, created.BuildID, logs, hint); err != nil {
+		b.waitForConcurrentBuilds(ctx, created, logs)
 		return builders.TemplateBuildResult{}, err
 	}
 	logs.addf("template %s is ready", alias)

@@ -19,11 +19,17 @@ type buildLog struct {
 	lines   []string
 	omitted int
 	secrets []builders.Secret
+	// progress, when set, hears every line as it is added (builders.ReportProgress).
+	progress func(line string)
 }
 
 func (l *buildLog) add(lines ...string) {
 	for _, line := range lines {
-		l.lines = append(l.lines, scrub(ansiEscape.ReplaceAllString(line, ""), l.secrets...))
+		line = scrub(ansiEscape.ReplaceAllString(line, ""), l.secrets...)
+		l.lines = append(l.lines, line)
+		if l.progress != nil {
+			l.progress(line)
+		}
 	}
 	if over := len(l.lines) - maxLogLines; over > 0 {
 		l.lines, l.omitted = l.lines[over:], l.omitted+over

@@ -10,13 +10,18 @@ type buildPlan struct {
 	start   templateBuildStartV2
 	secrets []builders.Secret // registry secret values, scrubbed from anything E2B echoes back
 	notes   []string          // deprecations and skipped Dockerfile instructions, for the logs
+	// defaultedStart: the start command is DefaultStartCmd because the spec set none, so a
+	// failure at the start command can say what to set.
+	defaultedStart bool
 }
 
 // planBuild maps spec onto the create and build-start bodies. Sizing gets the core defaults;
-// start and ready commands: the spec's, else a Dockerfile's CMD, else (building from an image)
-// the code-interpreter's (defaults.go). A custom start_cmd without ready_cmd leaves readiness to
-// E2B's own default rather than waiting on a port the custom process may never open. A
-// base_template keeps its own commands unless the spec sets them.
+// start and ready commands: the spec's (start_cmd = "" sends none), else a Dockerfile's CMD, else
+// (building from an image) the code-interpreter's (defaults.go). A custom start_cmd without
+// ready_cmd leaves readiness to E2B's own default (sleep 20 with a start command, sleep 0
+// without: orchestrator/pkg/template/build/phases/finalize/ready.go) rather than waiting on a port
+// the custom process may never open. A base_template keeps its own commands unless the spec sets
+// them (then both: the core refuses one without the other).
 func planBuild(spec builders.TemplateSpec) (buildPlan, error) {
 	spec = spec.WithDefaults()
 	p := buildPlan{
@@ -49,11 +54,11 @@ func planBuild(spec builders.TemplateSpec) (buildPlan, error) {
 	if len(spec.Packages) > 0 {
 		p.start.Steps = append(p.start.Steps, pipInstallStep(spec.Packages))
 	}
-	switch {
-	case spec.StartCmd != nil && *spec.StartCmd != "":
-		p.start.StartCmd, p.start.ReadyCmd = *spec.StartCmd, spec.ReadyCmd
+	switch startCmd, defaulted := spec.StartCommand(DefaultStartCmd); {
+	case !defaulted:
+		p.start.StartCmd, p.start.ReadyCmd = startCmd, ""
 	case defaultCmds:
-		p.start.StartCmd, p.start.ReadyCmd = DefaultStartCmd, DefaultReadyCmd
+		p.start.StartCmd, p.start.ReadyCmd, p.defaultedStart = DefaultStartCmd, DefaultReadyCmd, true
 	}
 	if spec.ReadyCmd != "" {
 		p.start.ReadyCmd = spec.ReadyCmd

@@ -25,7 +25,7 @@ func TestBuildFromPublicImage(t *testing.T) {
 			t.Errorf("hook ran with template %+v (exists %v) after %d build starts: want it right after creation", info, ok, len(emu.BuildStarts()))
 		}
 	})
-	result, err := b.Build(ctx, builders.TemplateSpec{TemplateID: "py", Image: "python:3.12"})
+	result, err := b.Build(ctx, builders.TemplateSpec{TemplateID: "py", Image: ciImage})
 	if err != nil || result.Status != builders.StatusSuccess || result.TemplateRef.Value != "py" {
 		t.Fatalf("Build = %+v, %v", result, err)
 	}
@@ -34,7 +34,7 @@ func TestBuildFromPublicImage(t *testing.T) {
 	}
 
 	start := onlyStart(t, emu)
-	if got := deref(start.Body.FromImage); got != "python:3.12" || start.Body.FromTemplate != nil || start.Body.FromImageRegistry != nil {
+	if got := deref(start.Body.FromImage); got != ciImage || start.Body.FromTemplate != nil || start.Body.FromImageRegistry != nil {
 		t.Errorf("source = image %q, template %v, registry %+v; want the public image alone", got, start.Body.FromTemplate, start.Body.FromImageRegistry)
 	}
 	if deref(start.Body.StartCmd) != DefaultStartCmd || deref(start.Body.ReadyCmd) != DefaultReadyCmd {
@@ -143,12 +143,14 @@ func TestBuildCommandDefaults(t *testing.T) {
 		spec             builders.TemplateSpec
 		wantStart, ready string
 	}{
-		{"image: code-interpreter defaults", builders.TemplateSpec{Image: "python:3.12"}, DefaultStartCmd, DefaultReadyCmd},
-		{"custom start only: E2B's ready default", builders.TemplateSpec{Image: "python:3.12", StartCmd: ptr("./serve")}, "./serve", ""},
-		{"custom ready only", builders.TemplateSpec{Image: "python:3.12", ReadyCmd: "true"}, DefaultStartCmd, "true"},
+		{"image: code-interpreter defaults", builders.TemplateSpec{Image: ciImage}, DefaultStartCmd, DefaultReadyCmd},
+		{"custom start only: E2B's ready default", builders.TemplateSpec{Image: "python:3.12-slim", StartCmd: ptr("./serve")}, "./serve", ""},
+		{"custom ready only", builders.TemplateSpec{Image: ciImage, ReadyCmd: "true"}, DefaultStartCmd, "true"},
+		{`start_cmd = "": nothing started, E2B's ready default`, builders.TemplateSpec{Image: "python:3.12-slim", StartCmd: ptr("")}, "", ""},
+		{`start_cmd = "" with a ready check`, builders.TemplateSpec{Image: "python:3.12-slim", StartCmd: ptr(""), ReadyCmd: "test -f /ok"}, "", "test -f /ok"},
 		{"base template keeps its own", fromBaseTemplate("", "code-interpreter-v1"), "", ""},
 		{"dockerfile CMD", fromDockerfile("", "FROM python:3.12\nCMD [\"python\", \"app.py\"]"), "python app.py", "sleep 20"},
-		{"dockerfile without CMD", fromDockerfile("", "FROM python:3.12"), DefaultStartCmd, DefaultReadyCmd},
+		{"dockerfile without CMD", fromDockerfile("", "FROM "+ciImage), DefaultStartCmd, DefaultReadyCmd},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -179,7 +181,7 @@ func TestBuildLegacySources(t *testing.T) {
 	})
 	t.Run("dockerfile", func(t *testing.T) {
 		emu := newEmulator(t)
-		dockerfile := "# legacy\nFROM --platform=linux/amd64 python:3.12 AS base\nRUN apt-get update && \\\n    apt-get install -y git\n" +
+		dockerfile := "# legacy\nFROM --platform=linux/amd64 e2bdev/code-interpreter:latest AS base\nRUN apt-get update && \\\n    apt-get install -y git\n" +
 			"ENV A=1 B=\"two words\"\nARG VERSION\nWORKDIR /app\nEXPOSE 8000\n"
 		result := mustBuild(t, newTestBuilder(t, emu), fromDockerfile("legacy", dockerfile))
 		start := onlyStart(t, emu)
@@ -189,8 +191,8 @@ func TestBuildLegacySources(t *testing.T) {
 			{Type: "ENV", Args: []string{"A", "1", "B", "two words"}}, {Type: "ENV", Args: []string{"VERSION", ""}},
 			{Type: "WORKDIR", Args: []string{"/app"}}, {Type: "USER", Args: []string{"user"}},
 		}
-		if deref(start.Body.FromImage) != "python:3.12" || !reflect.DeepEqual(start.Body.Steps, want) {
-			t.Errorf("start = %s with steps %+v, want python:3.12 with %+v", deref(start.Body.FromImage), start.Body.Steps, want)
+		if deref(start.Body.FromImage) != ciImage || !reflect.DeepEqual(start.Body.Steps, want) {
+			t.Errorf("start = %s with steps %+v, want the code-interpreter image with %+v", deref(start.Body.FromImage), start.Body.Steps, want)
 		}
 		for _, line := range []string{builders.DeprecationMessage("dockerfile"), "EXPOSE is not supported"} {
 			if countLines(result.Logs, line) != 1 {
@@ -222,7 +224,7 @@ func TestBuildFailure(t *testing.T) {
 		t.Run(string(tt.stage), func(t *testing.T) {
 			emu := newEmulator(t)
 			emu.FailBuild("py", tt.reason)
-			got := builders.Ensure(t.Context(), newTestBuilder(t, emu), builders.TemplateSpec{TemplateID: "py", Image: "python:3.12", Packages: []string{"nope"}})
+			got := builders.Ensure(t.Context(), newTestBuilder(t, emu), builders.TemplateSpec{TemplateID: "py", Image: ciImage, Packages: []string{"nope"}})
 			if got.Status != builders.StatusFailed || got.Stage != tt.stage || !strings.Contains(got.Detail, tt.reason) {
 				t.Fatalf("Ensure = %s/%s %q, want FAILED/%s with the reason", got.Status, got.Stage, got.Detail, tt.stage)
 			}
@@ -237,7 +239,7 @@ func TestBuildFailure(t *testing.T) {
 func TestBuildReadsEveryLogPage(t *testing.T) {
 	emu := newEmulator(t)
 	var dockerfile strings.Builder
-	dockerfile.WriteString("FROM python:3.12\n")
+	dockerfile.WriteString("FROM " + ciImage + "\n")
 	for i := range 250 {
 		dockerfile.WriteString("RUN echo line-" + strings.Repeat("x", i%3) + "\n")
 	}
@@ -254,7 +256,7 @@ func TestBuildReadsEveryLogPage(t *testing.T) {
 func TestEnsureSkipsAUsableTemplateAndForceRebuilds(t *testing.T) {
 	emu := newEmulator(t)
 	b := newTestBuilder(t, emu)
-	spec := builders.TemplateSpec{TemplateID: "again", Image: "python:3.12"}
+	spec := builders.TemplateSpec{TemplateID: "again", Image: ciImage}
 	for i, want := range []builders.TemplateBuildStatus{builders.StatusSuccess, builders.StatusSkipped} {
 		if got := builders.Ensure(t.Context(), b, spec); got.Status != want {
 			t.Fatalf("Ensure #%d = %+v, want %s", i+1, got, want)

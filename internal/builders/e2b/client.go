@@ -44,6 +44,8 @@ type request struct {
 	query   url.Values
 	in, out any
 	secrets []builders.Secret
+	// own429: a 429 is returned to the caller, which waits it out (registerWhenSlotFree).
+	own429 bool
 }
 
 // do sends r and decodes a 2xx JSON answer into r.out. It retries 429, 5xx (but 501) and
@@ -72,7 +74,7 @@ func (c *client) do(ctx context.Context, r request) error {
 			}
 			continue
 		}
-		if attempt < maxAttempts && retryable(resp.StatusCode) {
+		if attempt < maxAttempts && retryable(resp.StatusCode) && !(r.own429 && resp.StatusCode == http.StatusTooManyRequests) {
 			retryAfter := resp.Header.Get("Retry-After")
 			apihttp.Drain(resp)
 			if err := c.backoff(ctx, attempt, retryAfter); err != nil {
@@ -118,6 +120,7 @@ func (c *client) decode(resp *http.Response, r request) error {
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, apihttp.MaxErrorBody))
 		apiErr := parseAPIError(resp, body, r.method, r.path)
+		apiErr.RetryAfter = resp.Header.Get("Retry-After")
 		apiErr.Message = scrub(apiErr.Message, append(r.secrets, c.apiKey)...)
 		return apiErr
 	}

@@ -43,7 +43,7 @@ func FuzzDecodeBuildStatus(f *testing.F) {
 		var info templateBuildInfo
 		err := c.decode(resp, request{method: "GET", path: "/templates/t/builds/b/status", out: &info})
 		if err == nil && info.Status == "error" {
-			err = b.buildFailed(info, &buildLog{secrets: []builders.Secret{c.apiKey}})
+			err = b.buildFailed(info, &buildLog{secrets: []builders.Secret{c.apiKey}}, "")
 		}
 		if err != nil && strings.Contains(err.Error(), fuzzKey) {
 			t.Fatalf("the API key leaked into an error: %v", err)

@@ -117,3 +117,7 @@ func fromDockerfile(id, content string) builders.TemplateSpec {
 }
 
 func ptr(s string) *string { return &s }
+
+// ciImage is E2B's code-interpreter image on Docker Hub: the only kind of image the default start
+// command runs on (defaults.go), as the emulator's image catalogue knows.
+const ciImage = "e2bdev/code-interpreter:latest"

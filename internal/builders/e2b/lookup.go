@@ -8,47 +8,35 @@ import (
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
 
-// IsUsable tells whether the alias is this team's and its template has at least one tag: E2B tags
-// a template only when a build succeeds, so a template whose builds all failed or are still
-// running is not usable. The alias check comes first because it alone answers 403 for an alias
-// another team owns, public or not: a template found that way must never be adopted.
+// usableTag is the tag a template is built under and resolved by (E2B's default).
+const usableTag = "default"
+
+// IsUsable tells whether the alias resolves, in this team's namespace, to a template whose
+// `default` tag is carried by a READY build: only then can it start sandboxes. E2B assigns tags
+// when a build is requested and never removes them when it fails
+// (packages/api/internal/template/register_build.go), so a tag alone proves nothing;
+// GET /templates/aliases/{alias}:default answers 404 unless a ready build carries the tag
+// (packages/api/internal/handlers/template_alias.go).
+//
+// A 403 means the alias resolves to another team's promoted template. That one is never adopted,
+// but it does not stop this team from building its own under the same name: E2B creates it in the
+// team's namespace (handlers/template_request_build_v3.go), which then resolves first. So it is
+// "not usable", and Ensure builds.
 func (b *Builder) IsUsable(ctx context.Context, templateID string) (bool, error) {
-	alias, err := b.api.templateByAlias(ctx, templateID)
+	_, err := b.api.templateByAlias(ctx, templateID+":"+usableTag)
 	switch {
-	case IsNotFound(err):
+	case err == nil:
+		return true, nil
+	case IsNotFound(err), statusOf(err) == http.StatusForbidden:
 		return false, nil
-	case err != nil:
-		return false, lookupError(templateID, "looking up template", err)
 	}
-	return b.hasTags(ctx, templateID, alias.TemplateID)
+	return false, atStage(builders.StageTemplateLookup, fmt.Errorf("looking up template %s: %w", templateID, err))
 }
 
-// StillUsable re-checks a template the provider already manages in one request: the tags of its
-// alias, which E2B resolves as it does for sandboxes. Ownership was settled when the template was
-// built or adopted, so the alias check IsUsable adds is not repeated on every refresh.
+// StillUsable is IsUsable: one request that answers both "ours" and "has a ready build", so a
+// refresh costs one request per template and notices a template whose ready build is gone.
 func (b *Builder) StillUsable(ctx context.Context, templateID string) (bool, error) {
-	return b.hasTags(ctx, templateID, templateID)
-}
-
-// hasTags tells whether the template (by id or alias) has a tag; a template that is gone has none.
-func (b *Builder) hasTags(ctx context.Context, templateID, idOrAlias string) (bool, error) {
-	tags, err := b.api.templateTags(ctx, idOrAlias)
-	switch {
-	case IsNotFound(err):
-		return false, nil
-	case err != nil:
-		return false, lookupError(templateID, "listing tags of template", err)
-	}
-	return len(tags) > 0, nil
-}
-
-// lookupError names the failed lookup; a 403 means the alias is another team's, which no retry fixes.
-func lookupError(templateID, doing string, err error) error {
-	if statusOf(err) == http.StatusForbidden {
-		return builders.AtStage(builders.StageTemplateLookup,
-			fmt.Errorf("template alias %s exists but belongs to another E2B team: choose another template_id: %w", templateID, err))
-	}
-	return atStage(builders.StageTemplateLookup, fmt.Errorf("%s %s: %w", doing, templateID, err))
+	return b.IsUsable(ctx, templateID)
 }
 
 // Delete removes the template (by alias); a template that is already gone is not an error.

@@ -99,7 +99,13 @@ type templateAliasResponse struct {
 	Public     bool   `json:"public"`
 }
 
-type templateTag struct {
-	Tag     string `json:"tag"`
-	BuildID string `json:"buildID"`
+type templateWithBuilds struct {
+	TemplateID string          `json:"templateID"`
+	Builds     []templateBuild `json:"builds"`
+}
+
+type templateBuild struct {
+	BuildID   string    `json:"buildID"`
+	Status    string    `json:"status"`
+	CreatedAt time.Time `json:"createdAt"`
 }

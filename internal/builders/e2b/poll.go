@@ -15,8 +15,10 @@ const pollGrowth = 1.5
 
 // waitForBuild polls the build until it is ready or failed. The first poll is immediate; then
 // the wait grows from pollInterval to maxPoll. Log entries are read from logsOffset = entries
-// seen so far, so none is lost or repeated, and a full page is followed at once by the next.
-func (b *Builder) waitForBuild(ctx context.Context, templateID, buildID string, logs *buildLog) error {
+// seen so far, so none is lost or repeated; a full page is followed by the next after the shortest
+// wait, never at once, so a build that logs fast cannot turn the poll into a request storm.
+// hint, when set, is added to a failure at the start or ready command (see defaultStartCmdHint).
+func (b *Builder) waitForBuild(ctx context.Context, templateID, buildID string, logs *buildLog, hint string) error {
 	offset, delay := 0, b.pollInterval
 	for {
 		info, err := b.api.buildStatus(ctx, templateID, buildID, offset)
@@ -25,25 +27,25 @@ func (b *Builder) waitForBuild(ctx context.Context, templateID, buildID string, 
 		}
 		offset += len(info.LogEntries)
 		logs.entries(info.LogEntries)
-		if len(info.LogEntries) >= statusLogsLimit {
-			continue // more entries are waiting: read them before judging the status
+		wait := b.pollInterval // after a full page: more entries are waiting, read them before judging the status
+		if len(info.LogEntries) < statusLogsLimit {
+			switch info.Status {
+			case buildReady:
+				return nil
+			case buildError:
+				return b.buildFailed(info, logs, hint)
+			}
+			wait, delay = delay, min(b.maxPoll, max(delay+1, time.Duration(float64(delay)*pollGrowth)))
 		}
-		switch info.Status {
-		case buildReady:
-			return nil
-		case buildError:
-			return b.buildFailed(info, logs)
-		}
-		if err := apihttp.Sleep(ctx, delay); err != nil {
+		if err := apihttp.Sleep(ctx, wait); err != nil {
 			return builders.AtStage(builders.StageTemplateBuild, fmt.Errorf("waiting for build %s: %w", buildID, err), logs.result()...)
 		}
-		delay = min(b.maxPoll, max(delay+1, time.Duration(float64(delay)*pollGrowth)))
 	}
 }
 
 // buildFailed is the error of a build that ended in "error": its reason, at IMAGE_PULL when the
 // reason or the failing log lines show the image could not be pulled, else TEMPLATE_BUILD.
-func (b *Builder) buildFailed(info templateBuildInfo, logs *buildLog) error {
+func (b *Builder) buildFailed(info templateBuildInfo, logs *buildLog, hint string) error {
 	reason := "no reason given"
 	texts := []string{}
 	if r := info.Reason; r != nil {
@@ -59,8 +61,11 @@ func (b *Builder) buildFailed(info templateBuildInfo, logs *buildLog) error {
 		}
 	}
 	stage := builders.StageTemplateBuild
-	if isImagePullFailure(texts...) {
+	switch {
+	case isImagePullFailure(texts...):
 		stage = builders.StageImagePull
+	case hint != "" && failedAtStartCmd(texts...):
+		reason += "; " + hint
 	}
 	return builders.AtStage(stage, fmt.Errorf("build %s failed: %s", info.BuildID, scrub(reason, logs.secrets...)), logs.result()...)
 }

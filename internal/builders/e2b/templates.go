@@ -12,6 +12,9 @@ import (
 // statusLogsLimit is the most log entries one status poll returns (the spec's maximum).
 const statusLogsLimit = 100
 
+// buildsPageLimit is how many of a template's newest builds are read to find one in flight.
+const buildsPageLimit = 20
+
 // createTemplate registers the template, or a new build of it when the name exists.
 //
 // Retried like an idempotent call: the template is keyed by its name, so a repeat that reached
@@ -19,7 +22,7 @@ const statusLogsLimit = 100
 // answer we get is the one we start.
 func (c *client) createTemplate(ctx context.Context, req templateBuildRequestV3) (templateRequestResponseV3, error) {
 	var out templateRequestResponseV3
-	err := c.do(ctx, request{method: http.MethodPost, path: "/v3/templates", in: req, out: &out})
+	err := c.do(ctx, request{method: http.MethodPost, path: "/v3/templates", in: req, out: &out, own429: true})
 	return out, err
 }
 
@@ -39,17 +42,20 @@ func (c *client) buildStatus(ctx context.Context, templateID, buildID string, lo
 	return out, err
 }
 
-// templateByAlias resolves an alias; a missing alias is a 404 APIError.
+// templateByAlias resolves an alias, optionally "alias:tag"; a missing alias, or a tag no ready
+// build carries, is a 404 APIError.
 func (c *client) templateByAlias(ctx context.Context, alias string) (templateAliasResponse, error) {
 	var out templateAliasResponse
 	err := c.do(ctx, request{method: http.MethodGet, path: "/templates/aliases/" + url.PathEscape(alias), out: &out})
 	return out, err
 }
 
-// templateTags lists the tags of a template (each points at a successful build).
-func (c *client) templateTags(ctx context.Context, templateID string) ([]templateTag, error) {
-	var out []templateTag
-	err := c.do(ctx, request{method: http.MethodGet, path: "/templates/" + url.PathEscape(templateID) + "/tags", out: &out})
+// templateBuilds lists the template's newest builds (by template ID: this endpoint does not
+// resolve aliases), to see whether another build of it is still in flight.
+func (c *client) templateBuilds(ctx context.Context, templateID string) (templateWithBuilds, error) {
+	var out templateWithBuilds
+	err := c.do(ctx, request{method: http.MethodGet, path: "/templates/" + url.PathEscape(templateID),
+		query: url.Values{"limit": {strconv.Itoa(buildsPageLimit)}}, out: &out})
 	return out, err
 }
 

@@ -1,0 +1,86 @@
+package e2b
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
+)
+
+// slotPollInterval is how often a registration refused by the team's build limit is retried.
+// The limit clears only when one of the team's builds ends (minutes, not seconds), so the wait
+// lasts as long as the caller's deadline allows; one request a second per waiting template keeps
+// the time lost after a slot frees small against a build's length.
+const slotPollInterval = time.Second
+
+// waitingGrace is how long another build may sit in "waiting" and still count as in flight: its
+// builder registered it and is about to start it. An older waiting build was abandoned.
+const waitingGrace = 2 * time.Minute
+
+// registerWhenSlotFree registers the build, waiting while E2B answers 429: "you have reached the
+// maximum number of concurrent template builds (N)" (packages/api/internal/template/register_build.go)
+// clears when another build of the team ends, so it is waited out, not failed after a few retries.
+func (b *Builder) registerWhenSlotFree(ctx context.Context, req templateBuildRequestV3, logs *buildLog) (templateRequestResponseV3, error) {
+	for waited := false; ; {
+		created, err := b.api.createTemplate(ctx, req)
+		if statusOf(err) != http.StatusTooManyRequests {
+			return created, err
+		}
+		if !waited {
+			logs.addf("waiting for a free build slot: %s", apiMessage(err))
+			waited = true
+		}
+		delay, ok := apihttp.ParseRetryAfter(retryAfterOf(err), time.Now())
+		if !ok {
+			delay = slotPollInterval + rand.N(slotPollInterval/4)
+		}
+		if err := b.api.wait(ctx, min(delay, maxRetryAfter)); err != nil {
+			return created, fmt.Errorf("waiting for a free build slot: %w", err)
+		}
+	}
+}
+
+// waitForConcurrentBuilds waits, after our build failed, while another build of the same template
+// is in flight: a concurrent apply whose start cancelled ours
+// (handlers/template_start_build_v2.go CheckAndCancelConcurrentBuilds) or whose registration
+// superseded it (register_build.go). Ensure then re-checks the template, and reports SKIPPED only
+// if that build really made it usable. It gives up quietly: the caller reports our own failure.
+func (b *Builder) waitForConcurrentBuilds(ctx context.Context, created templateRequestResponseV3, logs *buildLog) {
+	delay := b.pollInterval
+	for announced := false; ctx.Err() == nil; announced = true {
+		t, err := b.api.templateBuilds(ctx, created.TemplateID)
+		if err != nil || !otherBuildInFlight(t.Builds, created.BuildID, time.Now()) {
+			return
+		}
+		if !announced {
+			logs.add("another build of this template is in flight (a concurrent apply?): waiting for it to finish")
+		}
+		if apihttp.Sleep(ctx, delay) != nil {
+			return
+		}
+		delay = min(b.maxPoll, max(delay+1, time.Duration(float64(delay)*pollGrowth)))
+	}
+}
+
+func otherBuildInFlight(builds []templateBuild, ours string, now time.Time) bool {
+	for _, build := range builds {
+		if build.BuildID == ours {
+			continue
+		}
+		if build.Status == buildBuilding || (build.Status == buildWaiting && now.Sub(build.CreatedAt) < waitingGrace) {
+			return true
+		}
+	}
+	return false
+}
+
+func apiMessage(err error) string {
+	if e := asAPIError(err); e != nil && strings.TrimSpace(e.Message) != "" {
+		return e.Message
+	}
+	return err.Error()
+}
