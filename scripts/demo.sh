@@ -1,22 +1,48 @@
 #!/usr/bin/env bash
-# The demo: starts the bundled E2B emulator on 127.0.0.1, applies examples/demo with the locally
-# built provider (a dev override, no registry), prints the outputs, and destroys.
+# The demo (`make demo`): starts cmd/sandbox-emulator on 127.0.0.1 (E2B, OpenSandbox, AWS ECR and
+# AgentCore control, Google's token endpoint), exports the settings it prints, applies
+# examples/demo (one template on each backend) with the locally built provider (a dev override,
+# no registry), prints the outputs, checks that a second plan is empty, and destroys.
+#
+# Nothing beyond 127.0.0.1 is reached: the AWS SDK gets the emulator's endpoints, credentials and
+# region, empty shared config files and no instance metadata; variables that could point a backend
+# elsewhere are unset. TERRAFORM=bin/tofu runs it on OpenTofu.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 terraform="${TERRAFORM:-$root/bin/terraform}"
-work="$root/.demo"
+work="$root/.demo/demo" # .demo/ also holds make bench's working dirs: leave those alone
 rm -rf "$work" && mkdir -p "$work"
 cp "$root/examples/demo/main.tf" "$work/"
 
+die() { echo "demo: $*" >&2; exit 1; }
+[ -x "$terraform" ] || die "$terraform is missing: run 'make tools'"
+[ -x "$root/bin/terraform-provider-sandbox" ] || die "bin/terraform-provider-sandbox is missing: run 'make build'"
+
+# The emulator prints NAME=value lines and then "# ready"; until then the file may be half written.
 go build -o "$work/sandbox-emulator" "$root/cmd/sandbox-emulator"
-"$work/sandbox-emulator" -addr 127.0.0.1:0 -api-key demo-api-key >"$work/emulator.out" 2>"$work/emulator.log" &
+"$work/sandbox-emulator" >"$work/emulator.env" 2>"$work/emulator.log" &
 emulator=$!
-trap 'kill "$emulator" 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do grep -q '^E2B_API_URL=' "$work/emulator.out" 2>/dev/null && break; sleep 0.1; done
-export E2B_API_URL="$(sed -n 's/^E2B_API_URL=//p' "$work/emulator.out" | head -n1)"
-[ -n "$E2B_API_URL" ] || { echo "emulator did not start:"; cat "$work/emulator.log"; exit 1; }
-export E2B_API_KEY=demo-api-key
-echo "E2B emulator at $E2B_API_URL"
+trap 'kill "$emulator" 2>/dev/null || true; wait "$emulator" 2>/dev/null || true' EXIT
+for _ in $(seq 1 100); do
+	grep -q '^# ready' "$work/emulator.env" && break
+	kill -0 "$emulator" 2>/dev/null || break
+	sleep 0.1
+done
+grep -q '^# ready' "$work/emulator.env" || die "the emulator did not start: $(cat "$work/emulator.log")"
+if awk -F= '/:\/\// && $2 !~ /^http:\/\/127\.0\.0\.1:/ { bad = 1 } END { exit !bad }' "$work/emulator.env"; then
+	die "the emulator printed a URL beyond 127.0.0.1: $work/emulator.env"
+fi
+
+# Only the emulator's settings: nothing inherited may send a backend elsewhere.
+unset E2B_DOMAIN OPEN_SANDBOX_PROTOCOL AWS_PROFILE AWS_DEFAULT_REGION AWS_SESSION_TOKEN AWS_ENDPOINT_URL \
+	AWS_CONTAINER_CREDENTIALS_FULL_URI AWS_CONTAINER_CREDENTIALS_RELATIVE_URI AWS_WEB_IDENTITY_TOKEN_FILE AWS_ROLE_ARN
+set -a
+# shellcheck disable=SC1091 # written by the emulator above
+. "$work/emulator.env"
+set +a
+: >"$work/aws-config" && : >"$work/aws-credentials"
+export AWS_CONFIG_FILE="$work/aws-config" AWS_SHARED_CREDENTIALS_FILE="$work/aws-credentials" AWS_EC2_METADATA_DISABLED=true
+echo "emulators: E2B $E2B_API_URL, OpenSandbox http://$OPEN_SANDBOX_DOMAIN, AWS $AWS_ENDPOINT_URL_ECR ($AWS_REGION)"
 
 cat >"$work/dev.tfrc" <<TFRC
 provider_installation {
@@ -33,5 +59,8 @@ cd "$work"
 echo "--- outputs ---"
 "$terraform" output
 echo "--- a second plan must be empty ---"
-"$terraform" plan -detailed-exitcode -input=false >/dev/null && echo "no changes"
+rc=0
+"$terraform" plan -detailed-exitcode -input=false -no-color >"$work/plan.log" 2>&1 || rc=$?
+[ "$rc" = 0 ] || { cat "$work/plan.log"; die "the second plan is not empty (exit $rc)"; }
+echo "no changes"
 "$terraform" destroy -auto-approve -input=false

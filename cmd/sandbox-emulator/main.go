@@ -1,11 +1,14 @@
-// Command sandbox-emulator serves the bundled E2B API emulator on 127.0.0.1 for the demo and
-// benchmarks. It prints E2B_API_URL=<url> as its first line and serves until SIGINT or SIGTERM.
-// <url>/_emulator/stats (no key needed, not recorded) counts the requests by route and lists each
-// build's started/ready/observed times, for scripts/bench.sh.
+// Command sandbox-emulator serves, on 127.0.0.1, every backend the provider talks to: the E2B API,
+// OpenSandbox (lifecycle and execd), the AWS ECR and Bedrock AgentCore control APIs, and a Google
+// OAuth2 token endpoint, each on its own port. It prints one NAME=value line per setting the provider
+// reads (E2B_API_URL first), ready to source with `set -a; . ./file; set +a`, then serves until
+// SIGINT or SIGTERM. `sandbox-emulator -help` lists the flags and each backend's /_emulator/ control
+// path, through which scripts and black-box tests inject faults and seed state.
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,41 +16,39 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-
-	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/e2bemu"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		log.Fatal(err)
 	}
 }
 
-// run serves until ctx ends; the URL line goes to stdout first, so scripts can read it and go on.
-func run(ctx context.Context, args []string, stdout io.Writer) error {
-	flags := flag.NewFlagSet("sandbox-emulator", flag.ContinueOnError)
-	addr := flags.String("addr", "127.0.0.1:0", "listen address (keep it on loopback)")
-	apiKey := flags.String("api-key", "", "the only X-API-Key accepted (empty: any non-empty key)")
-	buildDuration := flags.Duration("build-duration", 0, "how long each build stays in 'building'")
-	if err := flags.Parse(args); err != nil {
-		return err
+// run serves until ctx ends. The settings go to stdout, all at once and only once every backend
+// listens, so a script can read them and go on; logs go to stderr.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	opts, err := parseOptions(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil // -help: the usage is printed, nothing to serve
 	}
-
-	emu := e2bemu.New(e2bemu.Options{APIKey: *apiKey, BuildDuration: *buildDuration})
-	url, err := emu.Start(*addr)
 	if err != nil {
-		return fmt.Errorf("starting the E2B emulator: %w", err)
-	}
-	if _, err := fmt.Fprintf(stdout, "E2B_API_URL=%s\n", url); err != nil {
 		return err
 	}
-	log.Printf("request counters: GET %s%s", url, e2bemu.StatsPath) // stderr: stdout's first line stays the URL
-	<-ctx.Done()
-	if err := emu.Close(); err != nil {
-		return fmt.Errorf("closing the E2B emulator: %w", err)
+	emus, err := startAll(opts)
+	if err != nil {
+		return err
 	}
-	log.Printf("E2B emulator stopped after %d requests", len(emu.Requests()))
+	if err := printSettings(stdout, emus.settings); err != nil {
+		return errors.Join(err, emus.close())
+	}
+	logger := log.New(stderr, "sandbox-emulator: ", log.LstdFlags)
+	logger.Printf("serving %d backends until SIGINT or SIGTERM; control paths: sandbox-emulator -help", len(emus.names))
+	<-ctx.Done()
+	if err := emus.close(); err != nil {
+		return fmt.Errorf("stopping the emulators: %w", err)
+	}
+	logger.Printf("stopped: %s", emus.summary())
 	return nil
 }

@@ -1,0 +1,29 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/e2bemu"
+)
+
+// startE2B serves the E2B API; the provider and E2B's SDKs read E2B_API_URL and E2B_API_KEY.
+func startE2B(o options) (backend, error) {
+	key := o.apiKey
+	if key == "" {
+		key = throwaway("e2b_", 20) // E2B keys are e2b_ and 40 hex digits
+	}
+	emu := e2bemu.New(e2bemu.Options{APIKey: key, BuildDuration: o.buildDuration})
+	url, err := emu.Start(listenAddr(o, o.e2bPort))
+	if err != nil {
+		return backend{}, fmt.Errorf("starting the E2B emulator: %w", err)
+	}
+	return backend{
+		name: "e2b",
+		settings: []setting{
+			{"E2B_API_URL", url},
+			{"E2B_API_KEY", key},
+		},
+		close:    emu.Close,
+		requests: func() int { return len(emu.Requests()) },
+	}, nil
+}
