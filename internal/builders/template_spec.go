@@ -11,9 +11,6 @@ import (
 const (
 	DefaultSandboxCPUCount = 2
 	DefaultSandboxMemoryMB = 1024
-
-	MinCPUCount = 1
-	MinMemoryMB = 128 // E2B's MemoryMB schema minimum
 )
 
 // TemplateSpec is everything a backend needs to build (or find) one template.
@@ -38,6 +35,12 @@ type TemplateSpec struct {
 
 	ForceRebuild bool
 }
+
+// StartReadyWithBaseTemplate is the rule for commands on a base template: E2B replaces the base's
+// start metadata as a whole when either command is set (orchestrator/pkg/template/build/phases/
+// finalize/builder.go), so setting one alone would silently drop the base's start command.
+const StartReadyWithBaseTemplate = "start_cmd and ready_cmd: with base_template, set both or neither; " +
+	"E2B replaces the base template's start and ready commands together, so setting one alone drops the other"
 
 // StartCommand returns the start command to use: the spec's own, or backendDefault when the spec
 // leaves it unset (defaulted is then true, so a failure can say where the command came from).
@@ -83,11 +86,14 @@ func (s TemplateSpec) Validate(p SandboxProvider) error {
 			errs = append(errs, fmt.Errorf("packages[%d]: must be a non-empty single-line package specifier", i))
 		}
 	}
-	if s.CPUCount != 0 && s.CPUCount < MinCPUCount {
-		errs = append(errs, fmt.Errorf("cpu_count: must be at least %d, got %d", MinCPUCount, s.CPUCount))
+	if problem := CPUCountProblem(int64(s.CPUCount)); s.CPUCount != 0 && problem != "" {
+		errs = append(errs, errors.New("cpu_count: "+problem))
 	}
-	if s.MemoryMB != 0 && s.MemoryMB < MinMemoryMB {
-		errs = append(errs, fmt.Errorf("memory_mb: must be at least %d, got %d", MinMemoryMB, s.MemoryMB))
+	if problem := MemoryMBProblem(int64(s.MemoryMB)); s.MemoryMB != 0 && problem != "" {
+		errs = append(errs, errors.New("memory_mb: "+problem))
+	}
+	if s.BaseTemplate != "" && (s.StartCmd == nil) != (s.ReadyCmd == "") {
+		errs = append(errs, errors.New(StartReadyWithBaseTemplate))
 	}
 	return errors.Join(errs...)
 }

@@ -34,7 +34,12 @@ func TestTemplateSpecValidation(t *testing.T) {
 		{"incomplete auth", ProviderE2B, TemplateSpec{TemplateID: "py", Image: "python", RegistryAuth: &RegistryAuth{AWS: &AWSAuth{AccessKeyID: "a", SecretAccessKey: NewSecret("s")}}}, []string{"region: is required"}},
 		{"empty package", ProviderE2B, TemplateSpec{TemplateID: "py", Image: "python", Packages: []string{"numpy", " "}}, []string{"packages[1]"}},
 		{"multi-line package", ProviderE2B, TemplateSpec{TemplateID: "py", Image: "python", Packages: []string{"numpy\nrm -rf /"}}, []string{"packages[0]"}},
-		{"cpu below minimum", ProviderE2B, TemplateSpec{TemplateID: "py", Image: "python", CPUCount: -1}, []string{"cpu_count: must be at least 1, got -1"}},
+		{"cpu below minimum", ProviderE2B, TemplateSpec{TemplateID: "py", Image: "python", CPUCount: -1}, []string{"cpu_count: must be between 1 and 32, got -1"}},
+		{"cpu odd", ProviderE2B, TemplateSpec{TemplateID: "py", Image: "python", CPUCount: 3}, []string{"cpu_count: must be 1 or an even number"}},
+		{"cpu above 32", ProviderE2B, TemplateSpec{TemplateID: "py", Image: "python", CPUCount: 34}, []string{"cpu_count: must be between 1 and 32, got 34"}},
+		{"memory odd", ProviderE2B, TemplateSpec{TemplateID: "py", Image: "python", MemoryMB: 1025}, []string{"memory_mb: must be an even number of MiB, got 1025"}},
+		{"base template with ready_cmd alone", ProviderE2B, TemplateSpec{TemplateID: "py", BaseTemplate: "base", ReadyCmd: "true"}, []string{StartReadyWithBaseTemplate}},
+		{"base template with start_cmd alone", ProviderE2B, TemplateSpec{TemplateID: "py", BaseTemplate: "base", StartCmd: ptr("")}, []string{StartReadyWithBaseTemplate}},
 		{"memory below minimum", ProviderE2B, TemplateSpec{TemplateID: "py", Image: "python", MemoryMB: 127}, []string{"memory_mb: must be at least 128, got 127"}},
 		{"every problem at once", ProviderE2B, TemplateSpec{TemplateID: "X", Image: "bad image", MemoryMB: 1}, []string{"template_id", "image:", "memory_mb"}},
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -20,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/e2b"
 )
 
 // Defaults for the timeouts block: image builds routinely take longer than the 20 minutes image
@@ -55,15 +55,20 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 				Validators: []validator.List{listvalidator.ValueStringsAre(
 					stringvalidator.LengthAtLeast(1), stringvalidator.RegexMatches(singleLine, "must be a single line"))}},
 			"start_cmd": schema.StringAttribute{Optional: true,
-				MarkdownDescription: "Command started in every sandbox. Defaults to the backend's code-interpreter start command."},
+				MarkdownDescription: "Command every sandbox of the template starts with. Unset, with `image`: the backend's " +
+					"code-interpreter start command, which only that backend's code-interpreter images contain (E2B: `" + e2b.DefaultStartCmd +
+					"`, in images built from `e2bdev/code-interpreter`; OpenSandbox: its code-interpreter entrypoint). " +
+					"Any other image needs its own start command, or `\"\"` for none."},
 			"ready_cmd": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "Command that succeeds once a sandbox is ready (E2B only). Defaults to the code-interpreter readiness check."},
 			"cpu_count": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: fmt.Sprintf("vCPUs per sandbox (E2B only). Defaults to %d.", builders.DefaultSandboxCPUCount),
-				Validators:          []validator.Int64{int64validator.AtLeast(builders.MinCPUCount)}},
+				Validators: []validator.Int64{int64Rule{description: "1 or an even number up to 32, as E2B sizes sandboxes",
+					problem: builders.CPUCountProblem}}},
 			"memory_mb": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: fmt.Sprintf("Memory per sandbox in MiB (E2B only). Defaults to %d.", builders.DefaultSandboxMemoryMB),
-				Validators:          []validator.Int64{int64validator.AtLeast(builders.MinMemoryMB)}},
+				Validators: []validator.Int64{int64Rule{description: "an even number of MiB, at least 128, as E2B sizes sandboxes",
+					problem: builders.MemoryMBProblem}}},
 			"base_template": schema.StringAttribute{Optional: true, DeprecationMessage: builders.DeprecationMessage("base_template"),
 				MarkdownDescription: "**Deprecated**: build on an existing E2B template. Use `image`.",
 				Validators:          []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("image"), path.MatchRoot("dockerfile"))}},

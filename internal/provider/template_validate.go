@@ -46,6 +46,13 @@ func (r *templateResource) ValidateConfig(ctx context.Context, req resource.Vali
 		resp.Diagnostics.AddAttributeError(path.Root("registry_auth"), "registry_auth without image",
 			"registry_auth only applies to a private image: set image or remove registry_auth.")
 	}
+	if !cfg.BaseTemplate.IsNull() && !cfg.StartCmd.IsUnknown() && !cfg.ReadyCmd.IsUnknown() && cfg.StartCmd.IsNull() != cfg.ReadyCmd.IsNull() {
+		at := path.Root("start_cmd")
+		if cfg.StartCmd.IsNull() {
+			at = path.Root("ready_cmd")
+		}
+		resp.Diagnostics.AddAttributeError(at, "start_cmd and ready_cmd go together on a base_template", builders.StartReadyWithBaseTemplate+".")
+	}
 	for _, field := range builders.SpecFields {
 		if reason := builders.IgnoredFieldReason(backend, field); reason != "" && isSet(ctx, req, field) {
 			resp.Diagnostics.AddAttributeWarning(path.Root(field), "Ignored by the "+string(backend)+" backend", field+" is ignored: "+reason+".")

@@ -53,3 +53,22 @@ func (serviceAccountJSONValidator) ValidateString(_ context.Context, req validat
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid service account key", err.Error())
 	}
 }
+
+// int64Rule applies one of the core's rules (e.g. builders.CPUCountProblem) at plan time, so the
+// rule is written once and the schema cannot drift from it.
+type int64Rule struct {
+	description string
+	problem     func(int64) string
+}
+
+func (v int64Rule) Description(context.Context) string             { return v.description }
+func (v int64Rule) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v int64Rule) ValidateInt64(_ context.Context, req validator.Int64Request, resp *validator.Int64Response) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if problem := v.problem(req.ConfigValue.ValueInt64()); problem != "" {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+req.Path.String(), req.Path.String()+" "+problem+".")
+	}
+}
