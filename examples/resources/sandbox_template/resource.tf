@@ -1,5 +1,7 @@
 # A data-science template on E2B, built from a private ECR image. E2B exchanges the AWS key for
 # an ECR login itself. On Terraform/OpenTofu >= 1.11 prefer the write-only variant below.
+# The image is built FROM e2bdev/code-interpreter, so the default start command (the code
+# interpreter's start script) exists in it; any other image sets start_cmd, or start_cmd = "".
 resource "sandbox_template" "py" {
   backend     = "e2b"
   template_id = "data-science"
@@ -22,11 +24,13 @@ resource "sandbox_template" "py" {
   }
 }
 
-# The same template as an OpenSandbox snapshot, from a public image.
+# The same packages as an OpenSandbox snapshot, from a public image that has no code interpreter:
+# start_cmd = "" builds it with OpenSandbox's neutral entrypoint instead of the code interpreter's.
 resource "sandbox_template" "py_opensandbox" {
   backend     = "opensandbox"
   template_id = "data-science"
   image       = "python:3.12-slim"
+  start_cmd   = ""
   packages    = ["pandas==2.2.3", "numpy"]
 }
 

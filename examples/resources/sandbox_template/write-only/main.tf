@@ -1,5 +1,7 @@
 # Terraform/OpenTofu >= 1.11: the secret is write-only. It is sent for the build and never stored
-# in state or plan; bump secret_access_key_wo_version when you rotate it.
+# in state; bump secret_access_key_wo_version when you rotate it. The variable is ephemeral, so
+# the secret is not stored in a saved plan (`plan -out`) either: give it again at apply.
+# The image is built FROM e2bdev/code-interpreter, so the default start command exists in it.
 resource "sandbox_template" "py" {
   backend     = "e2b"
   template_id = "data-science"
@@ -24,4 +26,5 @@ variable "key_id" {
 variable "secret" {
   type      = string
   sensitive = true
+  ephemeral = true
 }
