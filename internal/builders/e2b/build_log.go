@@ -25,7 +25,7 @@ type buildLog struct {
 
 func (l *buildLog) add(lines ...string) {
 	for _, line := range lines {
-		line = scrub(ansiEscape.ReplaceAllString(line, ""), l.secrets...)
+		line = builders.Scrub(ansiEscape.ReplaceAllString(line, ""), l.secrets...)
 		l.lines = append(l.lines, line)
 		if l.progress != nil {
 			l.progress(line)

@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
@@ -121,7 +120,7 @@ func (c *client) decode(resp *http.Response, r request) error {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, apihttp.MaxErrorBody))
 		apiErr := parseAPIError(resp, body, r.method, r.path)
 		apiErr.RetryAfter = resp.Header.Get("Retry-After")
-		apiErr.Message = scrub(apiErr.Message, append(r.secrets, c.apiKey)...)
+		apiErr.Message = builders.Scrub(apiErr.Message, append(r.secrets, c.apiKey)...)
 		return apiErr
 	}
 	if r.out == nil {
@@ -142,14 +141,4 @@ func (c *client) backoff(ctx context.Context, attempt int, retryAfter string) er
 		delay = exp/2 + rand.N(exp/2+1) // "equal jitter": at least half the delay, so retries spread out
 	}
 	return c.wait(ctx, min(delay, maxRetryAfter))
-}
-
-// scrub replaces every secret value in s, for text the server or a build echoes back.
-func scrub(s string, secrets ...builders.Secret) string {
-	for _, secret := range secrets {
-		if v := secret.Reveal(); v != "" {
-			s = strings.ReplaceAll(s, v, builders.Redacted)
-		}
-	}
-	return s
 }

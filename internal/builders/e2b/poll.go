@@ -67,7 +67,7 @@ func (b *Builder) buildFailed(info templateBuildInfo, logs *buildLog, hint strin
 	case hint != "" && failedAtStartCmd(texts...):
 		reason += "; " + hint
 	}
-	return builders.AtStage(stage, fmt.Errorf("build %s failed: %s", info.BuildID, scrub(reason, logs.secrets...)), logs.result()...)
+	return builders.AtStage(stage, fmt.Errorf("build %s failed: %s", info.BuildID, builders.Scrub(reason, logs.secrets...)), logs.result()...)
 }
 
 // isImagePullFailure recognises registry pull failures in E2B's reasons and in Docker's and
