@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 )
@@ -145,16 +146,42 @@ func (g *GCPAuth) Resolved() (Secret, error) {
 	if g.IsContent() {
 		return g.ServiceAccountJSON, nil
 	}
-	path := g.ServiceAccountJSON.Reveal()
-	content, err := os.ReadFile(path)
+	content, err := readKeyFile(g.ServiceAccountJSON.Reveal())
 	if err != nil {
-		// The path is not secret, but it came through a secret field: name it only as a path.
-		return Secret{}, fmt.Errorf("registry_auth.gcp.service_account_json: reading key file: %w", errors.Unwrap(err))
+		return Secret{}, err
 	}
 	if err := ValidateServiceAccountJSON(string(content)); err != nil {
 		return Secret{}, err
 	}
 	return NewSecret(string(content)), nil
+}
+
+// maxKeyFileBytes bounds a service-account key file; real ones are about 2.3 KB.
+const maxKeyFileBytes = 64 << 10
+
+// readKeyFile reads a key file only when it is a regular file of at most maxKeyFileBytes: a FIFO
+// or a device would block or never end. The path is not secret, but it came through a secret
+// field, so errors name it only as "key file".
+func readKeyFile(path string) ([]byte, error) {
+	info, err := os.Stat(path) // before opening: opening a FIFO blocks until someone writes it
+	if err == nil && info.Mode().IsRegular() {
+		var f *os.File
+		if f, err = os.Open(path); err == nil {
+			defer func() { _ = f.Close() }()
+			info, err = f.Stat() // the file opened, in case the path changed in between
+		}
+		if err == nil && info.Mode().IsRegular() && info.Size() <= maxKeyFileBytes {
+			return io.ReadAll(io.LimitReader(f, maxKeyFileBytes+1))
+		}
+	}
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("registry_auth.gcp.service_account_json: reading key file: %w", errors.Unwrap(err))
+	case !info.Mode().IsRegular():
+		return nil, errors.New("registry_auth.gcp.service_account_json: the key file is not a regular file")
+	default:
+		return nil, fmt.Errorf("registry_auth.gcp.service_account_json: the key file is %d bytes; a service-account key is a few KB (at most %d)", info.Size(), maxKeyFileBytes)
+	}
 }
 
 // ValidateServiceAccountJSON checks that content is a Google service-account key. Errors never quote it.

@@ -4,7 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 const validKeyJSON = `{"type":"service_account","client_email":"ci@p.iam.gserviceaccount.com","private_key":"-----BEGIN PRIVATE KEY-----\nMII\n-----END PRIVATE KEY-----\n"}`
@@ -86,6 +88,32 @@ func TestGCPResolved(t *testing.T) {
 	}
 	if _, err := (&GCPAuth{ServiceAccountJSON: NewSecret(badFile)}).Resolved(); err == nil || !strings.Contains(err.Error(), "missing client_email") {
 		t.Errorf("a key file without client_email must fail validation, got %v", err)
+	}
+}
+
+// TestGCPKeyFileMustBeARegularSmallFile: a FIFO would block the build past its timeout (nothing
+// ever writes it), and a huge file would be read whole into memory.
+func TestGCPKeyFileMustBeARegularSmallFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "key.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	big := filepath.Join(dir, "big.json")
+	if err := os.WriteFile(big, []byte(strings.Repeat(" ", maxKeyFileBytes+1)+validKeyJSON), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{fifo: "not a regular file", dir: "not a regular file", big: "a service-account key is a few KB"} {
+		done := make(chan error, 1)
+		go func() { _, err := (&GCPAuth{ServiceAccountJSON: NewSecret(path)}).Resolved(); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("Resolved(%s) = %v, want an error saying %q", filepath.Base(path), err, want)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("Resolved(%s) blocked", filepath.Base(path))
+		}
 	}
 }
 

@@ -29,17 +29,21 @@ func Sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
+// maxRetryAfterSeconds bounds what ParseRetryAfter returns, so a huge value cannot overflow
+// time.Duration into a negative (immediate) retry; callers clamp further to their own maximum.
+const maxRetryAfterSeconds = 24 * 60 * 60
+
 // ParseRetryAfter reads Retry-After as seconds or as an HTTP date; a date in the past means now.
 func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return 0, false
 	}
-	if secs, err := strconv.Atoi(v); err == nil && secs >= 0 {
-		return time.Duration(secs) * time.Second, true
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil && secs >= 0 {
+		return time.Duration(min(secs, maxRetryAfterSeconds)) * time.Second, true
 	}
 	if at, err := http.ParseTime(v); err == nil {
-		return max(at.Sub(now), 0), true
+		return min(max(at.Sub(now), 0), maxRetryAfterSeconds*time.Second), true
 	}
 	return 0, false
 }

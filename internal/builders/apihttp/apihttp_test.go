@@ -21,6 +21,8 @@ func TestParseRetryAfter(t *testing.T) {
 		{"", 0, false},
 		{"soon", 0, false},
 		{"-1", 0, false},
+		{"9227000000", 24 * time.Hour, true}, // overflowed time.Duration into a negative, immediate retry
+		{now.AddDate(1000, 0, 0).Format(http.TimeFormat), 24 * time.Hour, true},
 	} {
 		if got, ok := ParseRetryAfter(tt.in, now); got != tt.want || ok != tt.ok {
 			t.Errorf("ParseRetryAfter(%q) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
@@ -30,7 +32,7 @@ func TestParseRetryAfter(t *testing.T) {
 
 // FuzzParseRetryAfter: any header value gives a non-negative delay or none.
 func FuzzParseRetryAfter(f *testing.F) {
-	for _, seed := range []string{"", "0", "1", "120", "-1", "Wed, 21 Oct 2015 07:28:00 GMT", "soon", "99999999999999999999"} {
+	for _, seed := range []string{"", "0", "1", "120", "-1", "Wed, 21 Oct 2015 07:28:00 GMT", "soon", "99999999999999999999", "9227000000"} {
 		f.Add(seed)
 	}
 	now := time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
