@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -16,17 +15,26 @@ const (
 	statusError    = "error"
 )
 
+// cancelledReason is builderrors.ErrCanceled, the reason of a build another build's start cancelled.
+const cancelledReason = "build was cancelled"
+
 type build struct {
 	id         string
 	status     string
 	createdAt  time.Time
 	startedAt  time.Time
+	duration   time.Duration // how long it builds once started
+	releasedAt time.Time     // when a hung build was let go
 	finishedAt *time.Time
+	observedAt *time.Time // when a client first read it finished
 	cpu, mem   int
 	tags       []string
-	failReason string // set: the build ends in error with this reason
+	plan       outcome // decided when the build starts
+	reason     buildStatusReason
 	logs       []buildLogEntry
 }
+
+func (b *build) active() bool { return b.status == statusWaiting || b.status == statusBuilding }
 
 func (b *build) updatedAt() time.Time {
 	if b.finishedAt != nil {
@@ -42,39 +50,54 @@ func (b *build) log(at time.Time, level, step, format string, args ...any) {
 	b.logs = append(b.logs, buildLogEntry{Timestamp: at, Level: level, Step: step, Message: fmt.Sprintf(format, args...)})
 }
 
+// fail ends the build in error with reason (and the step it failed at, "" for none).
+func (b *build) fail(at time.Time, reason, step string) {
+	b.status, b.finishedAt = statusError, &at
+	b.log(at, "error", step, "Build failed: %s", reason)
+	b.reason = buildStatusReason{Message: reason, Step: step, LogEntries: errorEntries(b.logs)}
+}
+
+// observe records when a client first read the build finished (for Stats).
+func (b *build) observe(now time.Time) {
+	if b.finishedAt != nil && b.observedAt == nil {
+		b.observedAt = &now
+	}
+}
+
+// startBuild is handlers/template_start_build_v2.go.
 func (s *Server) startBuild(w http.ResponseWriter, r *http.Request) {
 	var req TemplateBuildStartV2
 	if !decode(w, r, &req) {
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := s.find(r.PathValue("templateID"))
-	b := t.build(r.PathValue("buildID"))
-	if b == nil {
-		writeError(w, http.StatusNotFound, "build not found")
+	buildID := r.PathValue("buildID")
+	if !uuidRegex.MatchString(buildID) {
+		writeError(w, http.StatusBadRequest, "Invalid build ID: "+buildID)
 		return
 	}
-	if b.status != statusWaiting {
-		writeError(w, http.StatusBadRequest, "build "+b.id+" was already started")
+	s.lock()
+	defer s.mu.Unlock()
+	t := s.byID(r.PathValue("templateID"))
+	b := t.build(buildID)
+	if b == nil || t.foreign {
+		writeError(w, http.StatusNotFound, "Error when getting template: no rows in result set")
 		return
 	}
 	now := s.now()
-	b.status, b.startedAt = statusBuilding, now
-	name := t.names[0]
-	b.failReason = s.faults.takeBuildFailure(name)
-	source := derefOr(req.FromImage, "")
-	if source == "" {
-		source = "template " + derefOr(req.FromTemplate, "")
+	// CheckAndCancelConcurrentBuilds runs before the waiting check: even a refused start cancels.
+	for _, other := range t.builds {
+		if other != b && other.status == statusBuilding {
+			other.fail(now, cancelledReason, "")
+		}
 	}
-	b.log(now, "info", "base", "Building template %s from %s", t.id, source)
-	for i, step := range req.Steps {
-		b.log(now, "info", strconv.Itoa(i+1), "%s %s", step.Type, strings.Join(step.Args, " "))
+	if b.status != statusWaiting {
+		writeError(w, http.StatusBadRequest, "build is not in waiting state")
+		return
 	}
-	if req.StartCmd != nil {
-		b.log(now, "info", "finalize", "Start command: %s", *req.StartCmd)
-	}
-	s.starts = append(s.starts, BuildStart{TemplateID: t.id, BuildID: b.id, Name: name, Body: req, RegistryType: registryType(req.FromImageRegistry)})
+	b.status, b.startedAt, b.duration = statusBuilding, now, s.buildDuration
+	b.plan = s.planBuild(t, req)
+	b.logs = append(b.logs, b.plan.logs(now)...)
+	s.starts = append(s.starts, BuildStart{TemplateID: t.id, BuildID: b.id, Name: t.alias, Body: req, RegistryType: registryType(req.FromImageRegistry)})
 	w.WriteHeader(http.StatusAccepted)
 }
 
@@ -90,16 +113,18 @@ func (s *Server) buildStatus(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "level must be one of debug, info, warn, error")
 		return
 	}
-	s.mu.Lock()
-	t := s.find(r.PathValue("templateID"))
+	s.lock()
+	t := s.byID(r.PathValue("templateID"))
 	b := t.build(r.PathValue("buildID"))
-	if b == nil {
+	if b == nil || t.foreign {
 		s.mu.Unlock()
 		writeError(w, http.StatusNotFound, "build not found")
 		return
 	}
-	drop := s.faults.takeDrop(t.names[0])
-	s.advance(t, b)
+	drop := s.faults.takeDrop(t.alias)
+	if !drop {
+		b.observe(s.now())
+	}
 	info := templateBuildInfo{TemplateID: t.id, BuildID: b.id, Status: b.status, Logs: []string{}, LogEntries: []buildLogEntry{}}
 	// logsOffset indexes all of the build's entries, so a poller's offset survives a level filter.
 	for i := offset; i < len(b.logs) && len(info.LogEntries) < limit; i++ {
@@ -110,7 +135,8 @@ func (s *Server) buildStatus(w http.ResponseWriter, r *http.Request) {
 		info.Logs = append(info.Logs, b.logs[i].Message)
 	}
 	if b.status == statusError {
-		info.Reason = &buildStatusReason{Message: b.failReason, Step: "1", LogEntries: errorEntries(b.logs)}
+		reason := b.reason
+		info.Reason = &reason
 	}
 	s.mu.Unlock()
 	if drop {
@@ -120,24 +146,24 @@ func (s *Server) buildStatus(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, info)
 }
 
-// advance moves a started build on by the clock; callers hold s.mu.
+// advance ends a started build once its duration has passed (and it is not hung); callers hold s.mu.
 func (s *Server) advance(t *tmpl, b *build) {
-	if b.status != statusBuilding || s.faults.hangs(t.names[0]) || s.now().Sub(b.startedAt) < s.opts.BuildDuration {
+	if b.status != statusBuilding || s.faults.hangs(t.alias) {
 		return
 	}
-	now := s.now()
-	b.finishedAt = &now
-	if b.failReason != "" {
-		b.status = statusError
-		b.log(now, "error", "1", "ERROR: %s", b.failReason)
-		b.log(now, "error", "1", "Build failed: %s", b.failReason)
+	due := b.startedAt.Add(b.duration)
+	if b.releasedAt.After(due) {
+		due = b.releasedAt
+	}
+	if s.now().Before(due) {
 		return
 	}
-	b.status = statusReady
-	b.log(now, "info", "finalize", "Template %s is ready", t.id)
-	for _, tag := range b.tags {
-		t.tags[tag] = b.id
+	if b.plan.failure != "" {
+		b.fail(due, b.plan.failure, b.plan.failedStep)
+		return
 	}
+	b.status, b.finishedAt = statusReady, &due
+	b.log(due, "info", "finalize", "Template is ready")
 }
 
 // logLevels orders LogLevel; the empty level (no filter) admits everything.
@@ -151,18 +177,6 @@ func errorEntries(logs []buildLogEntry) []buildLogEntry {
 		}
 	}
 	return out
-}
-
-func (t *tmpl) build(id string) *build {
-	if t == nil {
-		return nil
-	}
-	for _, b := range t.builds {
-		if b.id == id {
-			return b
-		}
-	}
-	return nil
 }
 
 func registryType(r *FromImageRegistry) string {
@@ -180,9 +194,9 @@ func queryInt(r *http.Request, name string, def int) (int, error) {
 	return strconv.Atoi(v)
 }
 
-func derefOr(p *string, def string) string {
+func deref(p *string) string {
 	if p == nil {
-		return def
+		return ""
 	}
 	return *p
 }

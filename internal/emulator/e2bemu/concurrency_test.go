@@ -10,7 +10,9 @@ import (
 )
 
 // TestConcurrentBuilds: parallel builds of several templates (as Terraform runs resources) keep
-// one template per name, a distinct build id each, and all end ready. Run with -race.
+// one template per name, a distinct build id each, and all end ready. Each build has its own tag:
+// builds of one name with a shared tag supersede each other (TestRegistrationSupersedes). Run
+// with -race.
 func TestConcurrentBuilds(t *testing.T) {
 	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: apiKey})
 	const names, perName = 4, 5
@@ -22,11 +24,11 @@ func TestConcurrentBuilds(t *testing.T) {
 	results := make(chan result, names*perName)
 	var wg sync.WaitGroup
 	for n := range names {
-		for range perName {
+		for i := range perName {
 			wg.Go(func() {
 				name := fmt.Sprintf("tpl-%d", n)
 				c := newCaller(t, emu)
-				status, _, out, _ := c.call("POST", "/v3/templates", map[string]any{"name": name})
+				status, _, out, _ := c.call("POST", "/v3/templates", map[string]any{"name": fmt.Sprintf("%s:v%d", name, i)})
 				if status != http.StatusAccepted {
 					results <- result{name: name, err: fmt.Sprintf("create = %d", status)}
 					return

@@ -41,9 +41,9 @@ func TestContractValidatorReportsViolations(t *testing.T) {
 
 	send(t, http.DefaultClient, "POST", srv.URL+"/v3/templates", `{"name": "x", "memoryMB": 64}`)
 	send(t, http.DefaultClient, "GET", srv.URL+"/no/such/path", "")
-	status = http.StatusConflict
+	status = http.StatusTeapot
 	send(t, http.DefaultClient, "DELETE", srv.URL+"/templates/x", "")
-	want := []string{"request", "response 202", "no such operation", "status 409 is not declared"}
+	want := []string{"request", "response 202", "no such operation", "status 418 is not declared"}
 	got := v.Violations()
 	if len(got) != len(want) {
 		t.Fatalf("violations = %q, want %d", got, len(want))

@@ -1,12 +1,62 @@
-// Package e2bemu is an in-memory E2B API for tests and the demo. It follows E2B's published OpenAPI
-// spec (shared/specs/e2b-openapi.yml) for the template endpoints: create (v3), build start (v2),
-// build status with logs, aliases, tags, list, get, update and delete, with X-API-Key auth and the
-// spec's Error JSON. Builds run a waiting → building → ready | error state machine on a clock
-// tests can control, and faults can be injected (failed builds, 5xx, 429 with Retry-After,
-// latency, hung builds, dropped connections). Every request is recorded with the key redacted.
+// Package e2bemu is an in-memory E2B API for tests and the demo. It models what E2B's API server
+// (e2b-dev/infra packages/api, summarised in shared/notes/e2b-server.md) does for the template
+// endpoints, and answers in the shapes of E2B's OpenAPI spec (shared/specs/e2b-openapi.yml):
+// create (v3), build start (v2), build status with logs, layer file upload links, aliases, tags,
+// list, get, update and delete, with X-API-Key auth and the spec's Error JSON.
 //
-// Where the real API and its spec disagree, the emulator follows the real API: unknown templates
-// and builds answer 404 and bad bodies 400 on every template endpoint, although the spec declares
-// those statuses only on some. NewContractValidator tolerates exactly these (and injected faults) and
-// nothing else, so a client tested through it is held to the spec everywhere else.
+// What it models, each from the server's source (file names in the code):
+//   - tags are assigned when a build is requested (no tags: "default") and stay when it fails;
+//     GET /templates/aliases/{alias}:tag answers 404 unless a ready build carries the tag;
+//   - names are "namespace/alias:tag"; a bare alias resolves in the team's namespace, then among
+//     promoted templates (another team's: 403), then as a template id; the team may create its own
+//     template under a promoted name; an alias equal to a template id is a 409;
+//   - the team's build concurrency limit (429 on create, freed when a build ends), superseded
+//     unstarted builds, a start that cancels the template's other running builds, 400 "build is not
+//     in waiting state", sizing rules (cpuCount 1 or even, <= 32; memoryMB even, >= 128);
+//   - a small image catalogue (catalogue.go): a RUN step or start command whose program the image
+//     lacks fails the build as E2B's does (exit status 127, at the step or "finalize"); the
+//     code-interpreter start script exists only in e2bdev/code-interpreter images; ready commands
+//     default to "sleep 20" with a start command and "sleep 0" without;
+//   - soft delete by alias or id, refused while sandboxes run from the template; the alias is
+//     released, so building under it again creates a new template id.
+//
+// Builds run a waiting → building → ready | error state machine on a clock tests can control.
+// Every API request is recorded with the key redacted.
+//
+// # Control path
+//
+// Tests that run the standalone emulator (cmd/sandbox-emulator) reach its controls over HTTP under
+// ControlPrefix, /_emulator/. These need no API key, are not recorded and are never faulted. Each
+// POST takes a JSON object (field names are matched case-insensitively) and answers 204, or 400
+// with the Error JSON:
+//
+//	POST /_emulator/fail-build          {"template": "py", "reason": "...", "step": "base"}
+//	     the next build started of template py ("" or absent: of any template) ends in error with
+//	     reason; step defaults to "base"
+//	POST /_emulator/hang-builds         {"template": "py"}   builds of py ("": all) stay building
+//	POST /_emulator/release-builds      {"template": "py"}   ... until released
+//	POST /_emulator/build-duration      {"duration": "2s"}   how long builds started from now on take
+//	POST /_emulator/fail-requests       {"count": 3, "status": 503}
+//	     the next count API requests answer status (a 429 carries Retry-After: 1)
+//	POST /_emulator/build-concurrency   {"limit": 5}         the team's concurrent build limit (0: none)
+//	POST /_emulator/echo-request-bodies {"enabled": true}    error answers repeat the request body
+//	POST /_emulator/seed/template       {"name": "py"}       a template with a ready default build
+//	POST /_emulator/seed/foreign-template {"name": "x", "public": true}
+//	     another team's promoted template named x
+//	POST /_emulator/seed/sandboxes      {"template": "py", "count": 1}
+//	     running sandboxes on py (0: none); while any run, deleting py answers 400
+//	GET  /_emulator/templates/{id or alias}   the template as TemplateInfo JSON
+//	GET  /_emulator/stats[?since=N]           request counters and build timelines (Stats)
+//	PUT  /_emulator/uploads/{templateID}/{hash}   where GET /templates/{id}/files/{hash} sends uploads
+//
+// The same controls exist as methods for in-process tests: FailBuild, FailBuildAt, HangBuild,
+// ReleaseBuild, SetBuildDuration, FailNext, SetFaults, DropConnectionsDuringBuild,
+// SetBuildConcurrency, EchoRequestBodies, SeedReadyTemplate, SeedForeignTemplate, SeedSandboxes,
+// DeleteTemplateOutOfBand, Template, Stats.
+//
+// Where the real API and its spec disagree, the emulator follows the real API: for instance
+// unknown templates and builds answer 404 and bad bodies 400 on every template endpoint, and
+// POST /v3/templates answers 409 and 429, although the spec declares none of those there.
+// NewContractValidator tolerates exactly these statuses (and injected faults) and nothing else, so
+// a client tested through it is held to the spec everywhere else.
 package e2bemu

@@ -27,15 +27,18 @@ type faultState struct {
 	next         int
 	failNext     int
 	failNextCode int
-	drops        map[string]int    // template name -> status polls to drop
-	failBuilds   map[string]string // template name -> reason of its next build failure
-	hung         map[string]bool
+	drops        map[string]int          // template name -> status polls to drop
+	failBuilds   map[string]buildFailure // template name ("" for any) -> its next build's failure
+	hung         map[string]bool         // template name ("" for every template) -> its builds hang
 	injected     int
 }
 
 func newFaultState() faultState {
-	return faultState{drops: map[string]int{}, failBuilds: map[string]string{}, hung: map[string]bool{}}
+	return faultState{drops: map[string]int{}, failBuilds: map[string]buildFailure{}, hung: map[string]bool{}}
 }
+
+// buildFailure is an injected build failure: the reason's message and the step it names.
+type buildFailure struct{ reason, step string }
 
 // SetFaults replaces the random fault policy.
 func (s *Server) SetFaults(f Faults) {
@@ -54,25 +57,49 @@ func (s *Server) FailNext(n, status int) {
 	s.faults.failNext, s.faults.failNextCode = n, status
 }
 
-// FailBuild makes the next build of template name end in "error" with reason.
-func (s *Server) FailBuild(name, reason string) {
+// FailBuild makes the next build started of template name ("" for any template) end in "error"
+// with reason, at step "base" (where an image pull fails).
+func (s *Server) FailBuild(name, reason string) { s.FailBuildAt(name, reason, "base") }
+
+// FailBuildAt is FailBuild with the step the reason names ("base", a step number, "finalize" or "").
+func (s *Server) FailBuildAt(name, reason, step string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.faults.failBuilds[name] = reason
+	s.faults.failBuilds[name] = buildFailure{reason: reason, step: step}
 }
 
-// HangBuild makes builds of template name, started or not, stay "building" until ReleaseBuild.
+// HangBuild makes builds of template name ("" for every template), started or not, stay
+// "building" until ReleaseBuild.
 func (s *Server) HangBuild(name string) {
-	s.mu.Lock()
+	s.lock()
 	defer s.mu.Unlock()
 	s.faults.hung[name] = true
 }
 
-// ReleaseBuild lets hung builds of template name finish (at their next poll, once their duration passed).
+// ReleaseBuild lets hung builds of template name ("" for every template) go on: each ends once
+// its duration has passed, and not before the release.
 func (s *Server) ReleaseBuild(name string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.faults.hung, name)
+	now := s.now()
+	for _, t := range s.templates {
+		if name != "" && t.alias != name {
+			continue
+		}
+		for _, b := range t.builds {
+			if b.status == statusBuilding {
+				b.releasedAt = now
+			}
+		}
+	}
+}
+
+// SetBuildDuration sets how long builds started from now on stay "building".
+func (s *Server) SetBuildDuration(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.buildDuration = d
 }
 
 // DropConnectionsDuringBuild closes the connection of the next n status polls of template name.
@@ -89,13 +116,17 @@ func (s *Server) InjectedFaults() int {
 	return s.faults.injected
 }
 
-func (f *faultState) takeBuildFailure(name string) string {
-	reason := f.failBuilds[name]
-	delete(f.failBuilds, name)
-	return reason
+func (f *faultState) takeBuildFailure(name string) (reason, step string, ok bool) {
+	for _, key := range []string{name, ""} {
+		if fail, found := f.failBuilds[key]; found {
+			delete(f.failBuilds, key)
+			return fail.reason, fail.step, true
+		}
+	}
+	return "", "", false
 }
 
-func (f *faultState) hangs(name string) bool { return f.hung[name] }
+func (f *faultState) hangs(name string) bool { return f.hung[name] || f.hung[""] }
 
 func (f *faultState) takeDrop(name string) bool {
 	if f.drops[name] == 0 {

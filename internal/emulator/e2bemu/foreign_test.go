@@ -7,8 +7,9 @@ import (
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/e2bemu"
 )
 
-// Another team's template: its alias check refuses, public or not; its tags answer only when it
-// is public; the team's own list leaves it out. Answers are checked against E2B's spec.
+// Another team's template: its alias check and its tags refuse, public or not (template_alias.go,
+// template_tags.go compare the owning team); the team's own list leaves it out. Answers are
+// checked against E2B's spec.
 func TestForeignTemplates(t *testing.T) {
 	emu, _ := e2bemu.NewContractTestServer(t, e2bemu.Options{APIKey: apiKey})
 	emu.SeedForeignTemplate("theirs-public", true)
@@ -21,7 +22,7 @@ func TestForeignTemplates(t *testing.T) {
 	}{
 		{"/templates/aliases/theirs-public", http.StatusForbidden},
 		{"/templates/aliases/theirs-private", http.StatusForbidden},
-		{"/templates/theirs-public/tags", http.StatusOK},
+		{"/templates/theirs-public/tags", http.StatusForbidden},
 		{"/templates/theirs-private/tags", http.StatusForbidden},
 		{"/templates/aliases/ours", http.StatusOK},
 	} {

@@ -29,12 +29,33 @@ type BuildStart struct {
 
 // TemplateInfo is what the emulator holds for a template.
 type TemplateInfo struct {
-	TemplateID  string
-	Names       []string
-	Tags        []string
-	BuildStatus string
-	CPUCount    int
-	MemoryMB    int
+	TemplateID string   `json:"template_id"`
+	Names      []string `json:"names"`
+	// Tags are the tags assigned to any build, whatever its status: E2B assigns them when a build
+	// is requested. ReadyTags are those a sandbox could start from (a ready build carries them).
+	Tags      []string `json:"tags"`
+	ReadyTags []string `json:"ready_tags"`
+	// BuildStatus is the status of the newest build.
+	BuildStatus string      `json:"build_status"`
+	CPUCount    int         `json:"cpu_count"`
+	MemoryMB    int         `json:"memory_mb"`
+	Sandboxes   int         `json:"sandboxes"`
+	Builds      []BuildInfo `json:"builds"`
+}
+
+// BuildInfo is one build of a template, oldest first in TemplateInfo.Builds.
+type BuildInfo struct {
+	BuildID string   `json:"build_id"`
+	Status  string   `json:"status"`
+	Tags    []string `json:"tags"`
+	// Reason and Step say why a build ended in error.
+	Reason string `json:"reason,omitempty"`
+	Step   string `json:"step,omitempty"`
+	// StartCmd and ReadyCmd are the start metadata the build gives its template (the request's,
+	// or those inherited from fromTemplate); HasStart is false when nothing is started.
+	StartCmd string `json:"start_cmd,omitempty"`
+	ReadyCmd string `json:"ready_cmd,omitempty"`
+	HasStart bool   `json:"has_start"`
 }
 
 func (s *Server) record(r *http.Request) []byte {
@@ -76,52 +97,95 @@ func (s *Server) BuildStarts() []BuildStart {
 	return append([]BuildStart(nil), s.starts...)
 }
 
-// Template reports a template by id or name.
+// Template reports a live template by id or alias (the team's own first, then another team's).
 func (s *Server) Template(name string) (TemplateInfo, bool) {
-	s.mu.Lock()
+	s.lock()
 	defer s.mu.Unlock()
-	t := s.find(name)
+	t := s.resolve(name)
 	if t == nil {
 		return TemplateInfo{}, false
 	}
-	last := t.builds[len(t.builds)-1]
-	s.advance(t, last)
-	info := TemplateInfo{TemplateID: t.id, Names: append([]string(nil), t.names...), BuildStatus: last.status, CPUCount: t.cpu, MemoryMB: t.mem}
-	for tag := range t.tags {
-		info.Tags = append(info.Tags, tag)
+	info := TemplateInfo{TemplateID: t.id, Names: s.names(t), Tags: []string{}, ReadyTags: []string{},
+		CPUCount: t.cpu, MemoryMB: t.mem, Sandboxes: t.sandboxes, Builds: []BuildInfo{}}
+	for _, a := range t.assignments {
+		if !slices.Contains(info.Tags, a.tag) {
+			info.Tags = append(info.Tags, a.tag)
+		}
+		if t.readyBuild(a.tag) != nil && !slices.Contains(info.ReadyTags, a.tag) {
+			info.ReadyTags = append(info.ReadyTags, a.tag)
+		}
 	}
 	slices.Sort(info.Tags)
+	slices.Sort(info.ReadyTags)
+	for _, b := range t.builds {
+		info.BuildStatus = b.status
+		info.Builds = append(info.Builds, BuildInfo{BuildID: b.id, Status: b.status, Tags: b.tags, Reason: b.reason.Message,
+			Step: b.reason.Step, StartCmd: b.plan.startCmd, ReadyCmd: b.plan.readyCmd, HasStart: b.plan.hasStart})
+	}
 	return info, true
 }
 
-// DeleteTemplateOutOfBand deletes a template as someone outside Terraform would.
+// DeleteTemplateOutOfBand deletes a template as someone outside Terraform would (a soft delete,
+// as DELETE /templates/{templateID} does).
 func (s *Server) DeleteTemplateOutOfBand(name string) bool {
-	s.mu.Lock()
+	s.lock()
 	defer s.mu.Unlock()
-	return s.remove(name)
+	t := s.resolve(name)
+	if t == nil || t.foreign {
+		return false
+	}
+	s.softDelete(t)
+	return true
 }
 
-// SeedForeignTemplate adds a ready template under an alias another E2B team owns. As on E2B, its
-// alias check answers 403, public or not, and its tags answer when it is public (any team may start
-// sandboxes from a public template) and 403 otherwise. Building under that alias is not modelled.
+// SeedForeignTemplate adds a ready template that another E2B team owns under a namespace-less
+// (promoted) alias. As on E2B, this team's alias check and tag list answer 403 for it, public or
+// not, and creating a template under the same name creates the team's own, in its namespace.
 func (s *Server) SeedForeignTemplate(name string, public bool) {
-	s.SeedReadyTemplate(name)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t := s.find(name)
-	t.foreign, t.public = true, public
+	t := s.seed(name, true)
+	t.public = public
 }
 
-// SeedReadyTemplate adds a template with one ready, tagged build, as an earlier pipeline would leave it.
+// SeedReadyTemplate adds a template of the team with one ready build tagged default, as an earlier
+// pipeline would leave it; seeding it again adds a newer ready build, as a rebuild would.
 func (s *Server) SeedReadyTemplate(name string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.seed(name, false)
+}
+
+// seed adds a ready default-tagged build to the live template named name, created when missing;
+// callers hold s.mu.
+func (s *Server) seed(name string, foreign bool) *tmpl {
 	now := s.now()
-	b := &build{id: newUUID(), status: statusReady, createdAt: now, startedAt: now, finishedAt: &now, cpu: 2, mem: 1024}
-	if t := s.find(name); t != nil { // seeding twice adds a newer ready build, as a rebuild would
-		t.builds, t.tags[defaultTag], t.updatedAt = append(t.builds, b), b.id, now
-		return
+	var t *tmpl
+	for _, x := range s.templates {
+		if !x.deleted && x.foreign == foreign && x.alias == name {
+			t = x
+		}
 	}
-	s.templates = append(s.templates, &tmpl{id: newID()[:20], names: []string{name}, cpu: 2, mem: 1024,
-		createdAt: now, updatedAt: now, builds: []*build{b}, tags: map[string]string{defaultTag: b.id}})
+	if t == nil {
+		t = &tmpl{id: newID()[:20], alias: name, foreign: foreign, createdAt: now, cpu: defaultCPU, mem: defaultMemory}
+		s.templates = append(s.templates, t)
+	}
+	b := &build{id: newUUID(), status: statusReady, createdAt: now, startedAt: now, finishedAt: &now, observedAt: &now,
+		cpu: defaultCPU, mem: defaultMemory, tags: []string{defaultTag}}
+	t.builds, t.updatedAt = append(t.builds, b), now
+	t.assignments = append(t.assignments, assignment{tag: defaultTag, buildID: b.id, createdAt: now})
+	return t
+}
+
+// SeedSandboxes sets how many running sandboxes use the team's template name (0: none), which
+// makes deleting it fail; it reports whether the template exists.
+func (s *Server) SeedSandboxes(name string, running int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.resolve(name)
+	if t == nil || t.foreign {
+		return false
+	}
+	t.sandboxes = running
+	return true
 }

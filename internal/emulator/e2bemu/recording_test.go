@@ -101,10 +101,10 @@ func TestTemplateInspection(t *testing.T) {
 	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: apiKey})
 	emu.SeedReadyTemplate("seeded")
 	info, ok := emu.Template("seeded")
-	if !ok || info.BuildStatus != "ready" || len(info.Tags) != 1 || info.CPUCount == 0 || info.MemoryMB == 0 {
+	if !ok || info.BuildStatus != "ready" || len(info.ReadyTags) != 1 || info.CPUCount == 0 || info.MemoryMB == 0 {
 		t.Fatalf("seeded template = %+v, %v; want ready with a tag and sizing", info, ok)
 	}
-	if byID, _ := emu.Template(info.TemplateID); byID.Names[0] != "seeded" {
+	if byID, _ := emu.Template(info.TemplateID); byID.TemplateID != info.TemplateID || byID.Names[0] != "emulator/seeded" {
 		t.Errorf("Template by id = %+v", byID)
 	}
 	c := newCaller(t, emu)
@@ -118,6 +118,9 @@ func TestTemplateInspection(t *testing.T) {
 	b := c.create(map[string]any{"name": "py", "cpuCount": 4, "memoryMB": 2048})
 	if tpl, _ := emu.Template("py"); tpl.CPUCount != 4 || tpl.MemoryMB != 2048 || tpl.BuildStatus != "waiting" || tpl.TemplateID != b.templateID {
 		t.Errorf("created template = %+v", tpl)
+	}
+	if tpl, _ := emu.Template("py"); len(tpl.Tags) != 1 || len(tpl.ReadyTags) != 0 {
+		t.Errorf("a template whose build waits = %+v, want its tag assigned but not ready", tpl)
 	}
 	if !emu.DeleteTemplateOutOfBand("py") || emu.DeleteTemplateOutOfBand("py") {
 		t.Error("an out-of-band delete removes the template once")

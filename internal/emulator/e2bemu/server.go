@@ -21,6 +21,11 @@ type Options struct {
 	BuildDuration time.Duration
 	// Clock replaces time.Now, so tests can move builds on without waiting; nil is time.Now.
 	Clock func() time.Time
+	// BuildConcurrency is the team's limit of concurrent template builds (a build counts from its
+	// registration until it ends); 0 means no limit.
+	BuildConcurrency int
+	// TeamSlug is the team's namespace, as in the names E2B returns ("<slug>/<alias>"); empty is "emulator".
+	TeamSlug string
 }
 
 // Server is an in-memory E2B API. It is safe for concurrent use.
@@ -31,17 +36,24 @@ type Server struct {
 	mux  *http.ServeMux
 	now  func() time.Time
 
-	mu        sync.Mutex
-	templates []*tmpl
-	requests  []Request
-	starts    []BuildStart
-	faults    faultState
-	server    *serve.Server
+	mu            sync.Mutex
+	templates     []*tmpl
+	requests      []Request
+	starts        []BuildStart
+	faults        faultState
+	buildDuration time.Duration
+	concurrency   int
+	echoBodies    bool
+	server        *serve.Server
 }
 
 // New returns a server that is not listening yet: use it as an http.Handler, or call Start.
 func New(opts Options) *Server {
-	s := &Server{opts: opts, mux: http.NewServeMux(), now: time.Now, faults: newFaultState()}
+	if opts.TeamSlug == "" {
+		opts.TeamSlug = "emulator"
+	}
+	s := &Server{opts: opts, mux: http.NewServeMux(), now: time.Now, faults: newFaultState(),
+		buildDuration: opts.BuildDuration, concurrency: opts.BuildConcurrency}
 	if opts.Clock != nil {
 		s.now = opts.Clock
 	}
@@ -74,13 +86,14 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /v3/templates", s.createTemplate)
 	s.mux.HandleFunc("POST /v2/templates/{templateID}/builds/{buildID}", s.startBuild)
 	s.mux.HandleFunc("GET /templates/{templateID}/builds/{buildID}/status", s.buildStatus)
+	s.mux.HandleFunc("GET /templates/{templateID}/files/{hash}", s.fileUploadLink)
 	s.mux.HandleFunc("GET /templates", s.listTemplates)
 	s.mux.HandleFunc("GET /templates/{templateID}", s.getTemplate)
 	s.mux.HandleFunc("PATCH /templates/{templateID}", s.updateTemplate)
 	s.mux.HandleFunc("PATCH /v2/templates/{templateID}", s.updateTemplate)
 	s.mux.HandleFunc("DELETE /templates/{templateID}", s.deleteTemplate)
 	// /templates/aliases/{alias} and /templates/{templateID}/tags overlap for Go's mux: dispatch by hand.
-	s.mux.HandleFunc("GET /templates/{first}/{second}", s.aliasOrTags)
+	s.mux.HandleFunc(aliasOrTagsPattern, s.aliasOrTags)
 	s.mux.HandleFunc("POST /templates/tags", s.assignTags)
 	s.mux.HandleFunc("DELETE /templates/tags", s.deleteTags)
 	// Unknown paths get the spec's Error JSON rather than Go's plain-text 404.
@@ -90,12 +103,18 @@ func (s *Server) routes() {
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path == StatsPath { // the benchmark's counters: not recorded, no auth, no faults
-		s.serveStats(w, r)
+	if strings.HasPrefix(r.URL.Path, ControlPrefix) { // the emulator's own endpoints: no auth, no faults, not recorded
+		s.serveControl(w, r)
 		return
 	}
 	body := s.record(r)
 	r.Body = readCloser(body)
+	s.mu.Lock()
+	echo := s.echoBodies
+	s.mu.Unlock()
+	if echo {
+		w = &echoWriter{ResponseWriter: w, body: body}
+	}
 	if s.injectFault(w, r) {
 		return
 	}
@@ -117,6 +136,17 @@ func (s *Server) aliasOrTags(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// lock takes s.mu and moves every build on by the clock, so a build that ended frees its team's
+// concurrency slot and tags a ready build before anything reads them. Callers unlock s.mu.
+func (s *Server) lock() {
+	s.mu.Lock()
+	for _, t := range s.templates {
+		for _, b := range t.builds {
+			s.advance(t, b)
+		}
+	}
+}
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
@@ -127,16 +157,15 @@ func writeError(w http.ResponseWriter, status int, message string) {
 	writeJSON(w, status, apiError{Code: status, Message: message})
 }
 
-// decode reads a JSON body; a malformed one is the 400 the real API answers.
 // validated is a request body with rules beyond its JSON shape.
 type validated interface{ problem() string }
 
 // decode reads the JSON body into v and checks v's own rules when it has them (validated); when
-// either fails it answers 400 and returns false.
+// either fails it answers 400 ("Invalid request body: ..." as ginutils.ParseBody does) and returns false.
 func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 	dec := json.NewDecoder(r.Body)
 	if err := dec.Decode(v); err != nil {
-		writeError(w, http.StatusBadRequest, "invalid request body: "+strings.TrimPrefix(err.Error(), "json: "))
+		writeError(w, http.StatusBadRequest, "Invalid request body: "+strings.TrimPrefix(err.Error(), "json: "))
 		return false
 	}
 	if req, ok := v.(validated); ok {

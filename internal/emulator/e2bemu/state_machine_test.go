@@ -8,7 +8,7 @@ import (
 )
 
 // TestBuildStateMachineFollowsTheClock: waiting → building → ready, moved by a test clock; the
-// template is tagged (usable) only once ready.
+// tag is assigned from the request on, and resolves to a ready build only once the build is ready.
 func TestBuildStateMachineFollowsTheClock(t *testing.T) {
 	clock := newFakeClock()
 	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: apiKey, BuildDuration: time.Minute, Clock: clock.Now})
@@ -22,16 +22,16 @@ func TestBuildStateMachineFollowsTheClock(t *testing.T) {
 	if got := c.status(b)["status"]; got != "building" {
 		t.Errorf("just before the build duration: %v, want building", got)
 	}
-	if info, _ := emu.Template("py"); len(info.Tags) != 0 || info.BuildStatus != "building" {
-		t.Errorf("a building template = %+v, want no tag yet", info)
+	if info, _ := emu.Template("py"); len(info.Tags) != 1 || len(info.ReadyTags) != 0 || info.BuildStatus != "building" {
+		t.Errorf("a building template = %+v, want its tag assigned, not ready", info)
 	}
 	clock.Advance(time.Second)
 	info := c.status(b)
 	if info["status"] != "ready" || info["reason"] != nil {
 		t.Errorf("at the build duration: %v, want ready without a reason", info)
 	}
-	if tpl, _ := emu.Template("py"); len(tpl.Tags) != 1 || tpl.Tags[0] != "default" || tpl.BuildStatus != "ready" {
-		t.Errorf("a ready template = %+v, want tagged default", tpl)
+	if tpl, _ := emu.Template("py"); len(tpl.ReadyTags) != 1 || tpl.ReadyTags[0] != "default" || tpl.BuildStatus != "ready" {
+		t.Errorf("a ready template = %+v, want default ready", tpl)
 	}
 }
 
@@ -49,8 +49,8 @@ func TestZeroDurationIsReadyAtFirstPoll(t *testing.T) {
 	}
 }
 
-// TestFailBuildFailsOnlyTheNextBuild: error with reason and error entries, then a rebuild succeeds
-// and keeps no tag from the failed build.
+// TestFailBuildFailsOnlyTheNextBuild: error with reason and error entries, the tag stays assigned
+// to the failed build without resolving to it; a rebuild succeeds and takes the tag.
 func TestFailBuildFailsOnlyTheNextBuild(t *testing.T) {
 	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: apiKey})
 	emu.FailBuild("py", "exit code 1")
@@ -63,13 +63,16 @@ func TestFailBuildFailsOnlyTheNextBuild(t *testing.T) {
 	if info["status"] != "error" || reason["message"] != "exit code 1" || len(reasonEntries) == 0 {
 		t.Errorf("failed build = %v, want error with the reason and its log entries", info)
 	}
-	if tpl, _ := emu.Template("py"); len(tpl.Tags) != 0 || tpl.BuildStatus != "error" {
-		t.Errorf("after a failed build = %+v, want error and no tag", tpl)
+	if tpl, _ := emu.Template("py"); len(tpl.Tags) != 1 || len(tpl.ReadyTags) != 0 || tpl.BuildStatus != "error" {
+		t.Errorf("after a failed build = %+v, want error, the tag assigned and not ready", tpl)
 	}
 	next := c.create(map[string]any{"name": "py"})
 	c.start(next, fromPython)
 	if got := c.status(next)["status"]; got != "ready" {
 		t.Errorf("the build after the failure = %v, want ready", got)
+	}
+	if tpl, _ := emu.Template("py"); len(tpl.ReadyTags) != 1 {
+		t.Errorf("after the rebuild = %+v, want default ready", tpl)
 	}
 }
 
@@ -86,8 +89,8 @@ func TestHangBuildNeverFinishes(t *testing.T) {
 	if got := c.status(b)["status"]; got != "building" {
 		t.Errorf("a hung build = %v, want building", got)
 	}
-	if tpl, _ := emu.Template("py"); len(tpl.Tags) != 0 {
-		t.Errorf("a hung build tagged its template: %v", tpl.Tags)
+	if tpl, _ := emu.Template("py"); len(tpl.ReadyTags) != 0 {
+		t.Errorf("a hung build made its tag ready: %v", tpl.ReadyTags)
 	}
 	emu.ReleaseBuild("py")
 	if got := c.status(b)["status"]; got != "ready" {

@@ -36,11 +36,11 @@ type BuildStats struct {
 	Status     string     `json:"status"`
 	CreatedAt  time.Time  `json:"created_at"`
 	StartedAt  *time.Time `json:"started_at,omitempty"`
-	// ReadyAt is when the build became ready by the emulator's clock (started + build duration):
-	// the moment a client could first have seen it ready. Set only once a poll has seen it so.
+	// ReadyAt is when the build ended by the emulator's clock (started + build duration): the
+	// moment a client could first have seen it finished. Set only once a read has seen it so.
 	ReadyAt *time.Time `json:"ready_at,omitempty"`
-	// ObservedAt is when a status poll first found the build finished (the emulator advances
-	// builds lazily, on reads), so ObservedAt - ReadyAt is the client's polling delay.
+	// ObservedAt is when a status poll (or a read of the template's builds) first found the build
+	// finished, so ObservedAt - ReadyAt is the client's polling delay.
 	ObservedAt *time.Time `json:"observed_at,omitempty"`
 }
 
@@ -49,9 +49,12 @@ func (s *Server) Stats(since int) Stats {
 	s.mu.Lock()
 	reqs := s.requests
 	st := Stats{Total: len(reqs), Since: min(max(since, 0), len(reqs)), Requests: map[string]int{},
-		BuildDuration: s.opts.BuildDuration.String(), Builds: []BuildStats{}}
+		BuildDuration: s.buildDuration.String(), Builds: []BuildStats{}}
 	reqs = reqs[st.Since:]
 	for _, t := range s.templates {
+		if t.deleted {
+			continue
+		}
 		for _, b := range t.builds {
 			st.Builds = append(st.Builds, s.buildStats(t, b))
 		}
@@ -66,19 +69,13 @@ func (s *Server) Stats(since int) Stats {
 
 // buildStats reports a build without advancing it, so reading stats never changes a build; callers hold s.mu.
 func (s *Server) buildStats(t *tmpl, b *build) BuildStats {
-	bs := BuildStats{Template: t.names[0], TemplateID: t.id, BuildID: b.id, Status: b.status, CreatedAt: b.createdAt}
+	bs := BuildStats{Template: t.alias, TemplateID: t.id, BuildID: b.id, Status: b.status, CreatedAt: b.createdAt}
 	if !b.startedAt.IsZero() {
 		started := b.startedAt
 		bs.StartedAt = &started
 	}
-	if b.finishedAt != nil {
-		observed := *b.finishedAt
-		// A seeded build finishes when it starts; any other finishes at the first poll after its duration.
-		ready := b.startedAt.Add(s.opts.BuildDuration)
-		if observed.Before(ready) {
-			ready = observed
-		}
-		bs.ObservedAt, bs.ReadyAt = &observed, &ready
+	if b.finishedAt != nil && b.observedAt != nil { // a build ends at its due time; a read observes it later
+		bs.ReadyAt, bs.ObservedAt = b.finishedAt, b.observedAt
 	}
 	return bs
 }

@@ -1,84 +1,144 @@
 package e2bemu
 
 import (
+	"fmt"
 	"net/http"
+	"slices"
 	"sort"
-	"strings"
 )
 
-// listTags answers for a template id or alias: E2B resolves either in {templateID}, which is what
-// lets the provider refresh a template with this one request.
-func (s *Server) listTags(w http.ResponseWriter, templateID string) {
-	s.mu.Lock()
+// listTags is GET /templates/{templateID}/tags (handlers/template_tags.go): the newest assignment of
+// each tag, whatever its build's status (list_template_tags.sql), for an alias or an id.
+func (s *Server) listTags(w http.ResponseWriter, ref string) {
+	s.lock()
 	defer s.mu.Unlock()
-	t := s.foundTemplate(w, templateID)
-	if t == nil {
+	identifier, _, err := parseName(ref)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "Invalid template reference: "+err.Error())
 		return
 	}
-	if t.foreign && !t.public {
-		writeError(w, http.StatusForbidden, "you don't have access to template "+templateID)
+	t := s.resolve(identifier)
+	switch {
+	case t == nil:
+		writeError(w, http.StatusNotFound, fmt.Sprintf("template '%s' not found", identifier))
+		return
+	case t.foreign:
+		writeError(w, http.StatusForbidden, fmt.Sprintf("You don't have access to sandbox template '%s'", ref))
 		return
 	}
-	for _, b := range t.builds {
-		s.advance(t, b) // a build that finished since the last poll tags its template
+	latest := map[string]assignment{}
+	for _, a := range t.assignments {
+		latest[a.tag] = a
 	}
 	out := []templateTag{}
-	for tag, buildID := range t.tags {
-		out = append(out, templateTag{Tag: tag, BuildID: buildID, CreatedAt: t.updatedAt})
+	for _, a := range latest {
+		out = append(out, templateTag{Tag: a.tag, BuildID: a.buildID, CreatedAt: a.createdAt})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Tag < out[j].Tag })
 	writeJSON(w, http.StatusOK, out)
 }
 
-// assignTags points tags at a template's latest ready build; target is "name" or "name:tag".
+// readyBuild is get_template_with_build_by_tag.sql: the newest assignment of tag ("" is default)
+// whose build is ready, or nil.
+func (t *tmpl) readyBuild(tag string) *build {
+	if tag == "" {
+		tag = defaultTag
+	}
+	for i := len(t.assignments) - 1; i >= 0; i-- {
+		if a := t.assignments[i]; a.tag == tag {
+			if b := t.build(a.buildID); b != nil && b.status == statusReady {
+				return b
+			}
+		}
+	}
+	return nil
+}
+
+// assignTags is POST /templates/tags: target "name[:tag]" names the ready build to tag.
 func (s *Server) assignTags(w http.ResponseWriter, r *http.Request) {
 	var req assignTemplateTagsRequest
 	if !decode(w, r, &req) {
 		return
 	}
-	s.mu.Lock()
+	s.lock()
 	defer s.mu.Unlock()
-	name, fromTag, _ := strings.Cut(req.Target, ":")
-	t := s.foundTemplate(w, name)
+	identifier, fromTag, err := parseName(req.Target)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "Invalid target template format: "+err.Error())
+		return
+	}
+	if msg := namespaceProblem(identifier, s.opts.TeamSlug); msg != "" {
+		writeError(w, http.StatusBadRequest, msg)
+		return
+	}
+	t := s.resolve(identifier)
 	if t == nil {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("template '%s' not found", identifier))
 		return
 	}
-	buildID := t.tags[fromTag]
-	if fromTag == "" {
-		buildID = t.latestReady()
-	}
-	if buildID == "" {
-		writeError(w, http.StatusNotFound, "no ready build to tag")
+	b := t.readyBuild(fromTag)
+	if b == nil {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("Template '%s' with tag '%s' not found", req.Target, orDefault(fromTag)))
 		return
 	}
-	for _, tag := range req.Tags {
-		t.tags[tag] = buildID
+	if t.foreign {
+		writeError(w, http.StatusForbidden, fmt.Sprintf("You don't have access to sandbox template '%s'", identifier))
+		return
 	}
-	writeJSON(w, http.StatusCreated, assignedTemplateTags{Tags: req.Tags, BuildID: buildID})
+	tags, err := validateTags(req.Tags)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "Invalid tag: "+err.Error())
+		return
+	}
+	now := s.now()
+	for _, tag := range tags {
+		t.assignments = append(t.assignments, assignment{tag: tag, buildID: b.id, createdAt: now})
+	}
+	writeJSON(w, http.StatusCreated, assignedTemplateTags{Tags: tags, BuildID: b.id})
 }
 
+// deleteTags is DELETE /templates/tags: removes every assignment of the tags; never "default".
 func (s *Server) deleteTags(w http.ResponseWriter, r *http.Request) {
 	var req deleteTemplateTagsRequest
 	if !decode(w, r, &req) {
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := s.foundTemplate(w, req.Name)
-	if t == nil {
+	tags, err := validateTags(req.Tags)
+	switch {
+	case err != nil:
+		writeError(w, http.StatusBadRequest, "Invalid tag: "+err.Error())
+		return
+	case slices.Contains(tags, defaultTag):
+		writeError(w, http.StatusBadRequest, "Cannot delete the 'default' tag")
 		return
 	}
-	for _, tag := range req.Tags {
-		delete(t.tags, tag)
+	identifier, tag, err := parseName(req.Name)
+	switch {
+	case err != nil:
+		writeError(w, http.StatusBadRequest, "Invalid template name format: "+err.Error())
+		return
+	case tag != "":
+		writeError(w, http.StatusBadRequest, "Template name should not contain a tag, use the 'tags' field instead")
+		return
 	}
+	s.lock()
+	defer s.mu.Unlock()
+	t := s.resolve(identifier)
+	switch {
+	case t == nil:
+		writeError(w, http.StatusNotFound, fmt.Sprintf("template '%s' not found", identifier))
+		return
+	case t.foreign:
+		writeError(w, http.StatusForbidden, fmt.Sprintf("You don't have access to sandbox template '%s'", identifier))
+		return
+	}
+	t.assignments = slices.DeleteFunc(t.assignments, func(a assignment) bool { return slices.Contains(tags, a.tag) })
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (t *tmpl) latestReady() string {
-	for i := len(t.builds) - 1; i >= 0; i-- {
-		if t.builds[i].status == statusReady {
-			return t.builds[i].id
-		}
+func orDefault(tag string) string {
+	if tag == "" {
+		return defaultTag
 	}
-	return ""
+	return tag
 }

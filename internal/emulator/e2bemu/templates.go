@@ -1,128 +1,166 @@
 package e2bemu
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 )
 
-// tmpl is a template and its builds. names[0] is its alias.
+// tmpl is a template (an "env" on E2B) and its builds.
 type tmpl struct {
 	id        string
-	names     []string
+	alias     string // "" once deleted: delete releases the alias
+	foreign   bool   // another team's promoted template: its alias has no namespace
 	public    bool
-	foreign   bool // another team's (SeedForeignTemplate): this key sees its tags only when it is public
+	deleted   bool // soft-deleted: found nowhere, but its id stays reserved
+	sandboxes int  // running sandboxes started from it
 	cpu, mem  int
 	createdAt time.Time
 	updatedAt time.Time
 	builds    []*build
-	tags      map[string]string // tag -> build id
+	// assignments are tag -> build, oldest first; a tag may have several (list_template_tags.sql).
+	assignments []assignment
+	files       map[string]bool // hashes of the COPY layer files uploaded
 }
 
-const defaultTag = "default"
+type assignment struct {
+	tag       string
+	buildID   string
+	createdAt time.Time
+}
 
-// find returns the template with this id or name; callers hold s.mu.
-func (s *Server) find(idOrName string) *tmpl {
+func (t *tmpl) aliases() []string {
+	if t.alias == "" {
+		return []string{}
+	}
+	return []string{t.alias}
+}
+
+// names are aliases with their namespace (register_build.go: id.WithNamespace(team.Slug, alias));
+// a promoted template's alias has none.
+func (s *Server) names(t *tmpl) []string {
+	if t.alias == "" || t.foreign {
+		return t.aliases()
+	}
+	return []string{s.opts.TeamSlug + "/" + t.alias}
+}
+
+// resolve is cache/templates/alias_cache.go Resolve: an explicit namespace looks only there; a
+// bare alias looks in the team's namespace, then among promoted templates, then at template ids.
+// Deleted templates are not found. Callers hold s.mu.
+func (s *Server) resolve(identifier string) *tmpl {
+	namespace, alias := splitIdentifier(identifier)
+	live := func(match func(*tmpl) bool) *tmpl {
+		for _, t := range s.templates {
+			if !t.deleted && match(t) {
+				return t
+			}
+		}
+		return nil
+	}
+	if namespace != "" {
+		return live(func(t *tmpl) bool { return !t.foreign && namespace == s.opts.TeamSlug && t.alias == alias })
+	}
+	if t := live(func(t *tmpl) bool { return !t.foreign && t.alias == alias }); t != nil {
+		return t
+	}
+	if t := live(func(t *tmpl) bool { return t.foreign && t.alias == alias }); t != nil {
+		return t
+	}
+	return live(func(t *tmpl) bool { return t.id == alias })
+}
+
+// byID finds a live template by id only, as the handlers that take {templateID} without alias
+// resolution do (template_get.go, template_start_build_v2.go). Callers hold s.mu.
+func (s *Server) byID(id string) *tmpl {
 	for _, t := range s.templates {
-		if t.id == idOrName || slices.Contains(t.names, idOrName) {
+		if !t.deleted && t.id == id {
 			return t
 		}
 	}
 	return nil
 }
 
-// foundTemplate returns the template with this id or name, or answers 404 and returns nil; callers hold s.mu.
-func (s *Server) foundTemplate(w http.ResponseWriter, idOrName string) *tmpl {
-	t := s.find(idOrName)
-	if t == nil {
-		writeError(w, http.StatusNotFound, "template not found")
+// resolveOwned parses a template reference and resolves it to one of the team's templates, or
+// answers as handlers/auth.go resolveTemplateAndTeam does (400, 404, 403) and returns nil.
+// Callers hold s.mu.
+func (s *Server) resolveOwned(w http.ResponseWriter, ref, invalid string) *tmpl {
+	identifier, _, err := parseName(ref)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, invalid+": "+err.Error())
+		return nil
 	}
-	return t
-}
-
-func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request) {
-	var req templateBuildRequestV3
-	if !decode(w, r, &req) {
-		return
+	t := s.resolve(identifier)
+	switch {
+	case t == nil:
+		writeError(w, http.StatusNotFound, fmt.Sprintf("template '%s' not found", identifier))
+	case t.foreign:
+		writeError(w, http.StatusForbidden, fmt.Sprintf("You don't have access to template '%s'", identifier))
+	default:
+		return t
 	}
-	name := req.Name
-	if name == "" {
-		name = req.Alias
-	}
-	name, tag, _ := strings.Cut(name, ":")
-	if name == "" {
-		writeError(w, http.StatusBadRequest, "name is required")
-		return
-	}
-	tags := req.Tags
-	if tag != "" {
-		tags = append(tags, tag)
-	}
-	if len(tags) == 0 {
-		tags = []string{defaultTag}
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.now()
-	t := s.find(name)
-	if t == nil {
-		t = &tmpl{id: newID()[:20], names: []string{name}, createdAt: now, tags: map[string]string{}}
-		s.templates = append(s.templates, t)
-	}
-	t.cpu, t.mem, t.updatedAt = valueOr(req.CPUCount, 2), valueOr(req.MemoryMB, 1024), now
-	b := &build{id: newUUID(), status: statusWaiting, createdAt: now, cpu: t.cpu, mem: t.mem, tags: tags}
-	t.builds = append(t.builds, b)
-	writeJSON(w, http.StatusAccepted, templateRequestResponseV3{
-		TemplateID: t.id, BuildID: b.id, Public: t.public, Aliases: t.names, Names: t.names, Tags: tags})
+	return nil
 }
 
 func (s *Server) listTemplates(w http.ResponseWriter, _ *http.Request) {
-	s.mu.Lock()
+	s.lock()
 	defer s.mu.Unlock()
 	out := []template{}
 	for _, t := range s.templates {
-		if t.foreign {
+		if t.foreign || t.deleted || len(t.builds) == 0 {
 			continue // the list holds the team's own templates
 		}
 		last := t.builds[len(t.builds)-1]
-		s.advance(t, last)
 		buildID := t.latestReady() // the spec: "the last successful build"
 		if buildID == "" {
 			buildID = last.id
 		}
 		out = append(out, template{TemplateID: t.id, BuildID: buildID, CPUCount: t.cpu, MemoryMB: t.mem, DiskSizeMB: 5120,
-			Public: t.public, Aliases: t.names, Names: t.names, CreatedAt: t.createdAt, UpdatedAt: t.updatedAt,
+			Public: t.public, Aliases: t.aliases(), Names: s.names(t), CreatedAt: t.createdAt, UpdatedAt: t.updatedAt,
 			BuildCount: len(t.builds), EnvdVersion: "0.2.0", BuildStatus: last.status})
 	}
 	writeJSON(w, http.StatusOK, out)
 }
 
+// getTemplate is handlers/template_get.go: by id only, the builds that carry a tag, newest first.
 func (s *Server) getTemplate(w http.ResponseWriter, r *http.Request) {
 	first, limit, ok := page(r)
 	if !ok {
-		writeError(w, http.StatusBadRequest, "limit must be 1..100 and nextToken one this server gave")
+		writeError(w, http.StatusBadRequest, "Invalid next token")
 		return
 	}
-	s.mu.Lock()
+	s.lock()
 	defer s.mu.Unlock()
-	t := s.foundTemplate(w, r.PathValue("templateID"))
-	if t == nil {
+	id := r.PathValue("templateID")
+	t := s.byID(id)
+	switch {
+	case t == nil:
+		writeError(w, http.StatusNotFound, fmt.Sprintf("Template %s not found", id))
+		return
+	case t.foreign:
+		writeError(w, http.StatusForbidden, fmt.Sprintf("You don't have access to this sandbox template (%s)", id))
 		return
 	}
-	out := templateWithBuilds{TemplateID: t.id, Public: t.public, Aliases: t.names, Names: t.names,
+	out := templateWithBuilds{TemplateID: t.id, Public: t.public, Aliases: t.aliases(), Names: s.names(t),
 		CreatedAt: t.createdAt, UpdatedAt: t.updatedAt, Builds: []templateBuild{}}
-	for i, b := range t.builds {
-		s.advance(t, b)
+	// get_template_with_builds.sql: builds reached through an assignment, newest first.
+	var listed []*build
+	for i := len(t.builds) - 1; i >= 0; i-- {
+		if t.assigned(t.builds[i].id) {
+			listed = append(listed, t.builds[i])
+		}
+	}
+	for i, b := range listed {
 		if i < first || i >= first+limit {
 			continue
 		}
+		b.observe(s.now())
 		out.Builds = append(out.Builds, templateBuild{BuildID: b.id, Status: b.status, CreatedAt: b.createdAt,
 			UpdatedAt: b.updatedAt(), FinishedAt: b.finishedAt, CPUCount: b.cpu, MemoryMB: b.mem})
 	}
-	if first+limit < len(t.builds) {
-		w.Header().Set("X-Next-Token", strconv.Itoa(first+limit))
+	if first+limit < len(listed) {
+		w.Header().Set("X-Next-Token", fmt.Sprint(first+limit))
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -132,9 +170,9 @@ func (s *Server) updateTemplate(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req) {
 		return
 	}
-	s.mu.Lock()
+	s.lock()
 	defer s.mu.Unlock()
-	t := s.foundTemplate(w, r.PathValue("templateID"))
+	t := s.resolveOwned(w, r.PathValue("templateID"), "Invalid template ID")
 	if t == nil {
 		return
 	}
@@ -142,46 +180,65 @@ func (s *Server) updateTemplate(w http.ResponseWriter, r *http.Request) {
 		t.public = *req.Public
 	}
 	t.updatedAt = s.now()
-	if strings.HasPrefix(r.URL.Path, "/v2/") {
-		writeJSON(w, http.StatusOK, templateUpdateResponse{Names: t.names})
+	if r.URL.Path[:4] == "/v2/" {
+		writeJSON(w, http.StatusOK, templateUpdateResponse{Names: s.names(t)})
 		return
 	}
 	w.WriteHeader(http.StatusOK)
 }
 
+// deleteTemplate is handlers/template_delete.go: by alias or id; refused while sandboxes run from
+// the template; a soft delete that releases the aliases.
 func (s *Server) deleteTemplate(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
+	s.lock()
 	defer s.mu.Unlock()
-	if !s.remove(r.PathValue("templateID")) {
-		writeError(w, http.StatusNotFound, "template not found")
+	t := s.resolveOwned(w, r.PathValue("templateID"), "Invalid template ID")
+	if t == nil {
 		return
 	}
+	if t.sandboxes > 0 {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("cannot delete template '%s' because there are running sandboxes using it", t.id))
+		return
+	}
+	s.softDelete(t)
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// remove deletes a template by id or name; callers hold s.mu.
-func (s *Server) remove(idOrName string) bool {
-	t := s.find(idOrName)
-	if t == nil {
-		return false
+// softDelete keeps the template's id reserved, releases its alias and stops its builds counting
+// against the team's limit (delete_template.sql); callers hold s.mu.
+func (s *Server) softDelete(t *tmpl) {
+	now := s.now()
+	t.deleted, t.alias, t.updatedAt = true, "", now
+	for _, b := range t.builds {
+		if b.active() {
+			b.fail(now, "build was cancelled", "")
+		}
 	}
-	s.templates = slices.DeleteFunc(s.templates, func(x *tmpl) bool { return x == t })
-	return true
 }
 
-func (s *Server) getAlias(w http.ResponseWriter, alias string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := s.find(alias)
-	if t == nil || t.id == alias {
-		writeError(w, http.StatusNotFound, "template with alias "+alias+" not found")
-		return
+func (t *tmpl) assigned(buildID string) bool {
+	return slices.ContainsFunc(t.assignments, func(a assignment) bool { return a.buildID == buildID })
+}
+
+func (t *tmpl) latestReady() string {
+	for i := len(t.builds) - 1; i >= 0; i-- {
+		if t.builds[i].status == statusReady {
+			return t.builds[i].id
+		}
 	}
-	if t.foreign {
-		writeError(w, http.StatusForbidden, "you don't have access to template with alias "+alias)
-		return
+	return ""
+}
+
+func (t *tmpl) build(id string) *build {
+	if t == nil {
+		return nil
 	}
-	writeJSON(w, http.StatusOK, templateAliasResponse{TemplateID: t.id, Public: t.public})
+	for _, b := range t.builds {
+		if b.id == id {
+			return b
+		}
+	}
+	return nil
 }
 
 // page reads paginationLimit and paginationNextToken; the token is the index of the next item.

@@ -31,6 +31,7 @@ func TestBadRequestsAnswer400(t *testing.T) {
 		{"empty gcp registry", "POST", b.startPath(), map[string]any{"fromImage": "a", "fromImageRegistry": map[string]any{"type": "gcp"}}},
 		{"unknown registry type", "POST", b.startPath(), map[string]any{"fromImage": "a", "fromImageRegistry": map[string]any{"type": "azure"}}},
 		{"step without type", "POST", b.startPath(), map[string]any{"fromImage": "a", "steps": []any{map[string]any{"args": []string{"x"}}}}},
+		{"build id not a UUID", "POST", "/v2/templates/" + b.templateID + "/builds/nope", fromPython},
 		{"negative logsOffset", "GET", b.statusPath() + "?logsOffset=-1", nil},
 		{"limit above 100", "GET", b.statusPath() + "?limit=101", nil},
 		{"unknown level", "GET", b.statusPath() + "?level=trace", nil},
@@ -60,15 +61,17 @@ func TestUnknownThingsAnswer404(t *testing.T) {
 		method, path string
 		body         any
 	}{
-		{"POST", "/v2/templates/nope/builds/nope", fromPython},
-		{"POST", "/v2/templates/" + other.templateID + "/builds/nope", fromPython},
+		{"POST", "/v2/templates/nope/builds/" + other.buildID, fromPython},
+		{"POST", "/v2/templates/" + other.templateID + "/builds/00000000-0000-4000-a000-000000000000", fromPython},
+		{"POST", "/v2/templates/other/builds/" + other.buildID, fromPython}, // by id only, not alias
 		{"GET", "/templates/nope/builds/" + other.buildID + "/status", nil},
 		{"GET", "/templates/nope", nil},
 		{"PATCH", "/templates/nope", map[string]any{"public": true}},
 		{"PATCH", "/v2/templates/nope", map[string]any{"public": true}},
 		{"DELETE", "/templates/nope", nil},
 		{"GET", "/templates/aliases/nope", nil},
-		{"GET", "/templates/aliases/" + other.templateID, nil}, // an id is not an alias
+		{"GET", "/templates/other", nil},                 // by id only, not alias (template_get.go)
+		{"GET", "/templates/aliases/other:default", nil}, // no ready build carries default
 		{"GET", "/templates/nope/tags", nil},
 		{"POST", "/templates/tags", map[string]any{"target": "nope", "tags": []string{"x"}}},
 		{"POST", "/templates/tags", map[string]any{"target": "other", "tags": []string{"x"}}}, // no ready build to tag

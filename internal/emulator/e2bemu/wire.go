@@ -149,6 +149,11 @@ type templateWithBuilds struct {
 	Builds        []templateBuild `json:"builds"`
 }
 
+type templateBuildFileUpload struct {
+	Present bool    `json:"present"`
+	URL     *string `json:"url,omitempty"`
+}
+
 type apiError struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`

@@ -1,0 +1,154 @@
+package e2bemu
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// ControlPrefix is the emulator's own path: fault injection, seeding and inspection for tests that
+// drive the standalone emulator from outside. It needs no API key, is not recorded and never
+// faulted. The endpoints are listed in the package documentation.
+const ControlPrefix = "/_emulator/"
+
+// control is one POST endpoint under ControlPrefix: it decodes its JSON body into a fresh value
+// and applies it, or returns the message of a 400.
+type control func(s *Server, body []byte) string
+
+var controls = map[string]control{
+	"fail-build": jsonControl(func(s *Server, c struct {
+		Template, Reason, Step string
+	}) string {
+		if c.Reason == "" {
+			return "reason is required"
+		}
+		step := c.Step
+		if step == "" {
+			step = "base"
+		}
+		s.FailBuildAt(c.Template, c.Reason, step)
+		return ""
+	}),
+	"hang-builds":    jsonControl(func(s *Server, c struct{ Template string }) string { s.HangBuild(c.Template); return "" }),
+	"release-builds": jsonControl(func(s *Server, c struct{ Template string }) string { s.ReleaseBuild(c.Template); return "" }),
+	"build-duration": jsonControl(func(s *Server, c struct{ Duration string }) string {
+		d, err := time.ParseDuration(c.Duration)
+		if err != nil || d < 0 {
+			return "duration must be a Go duration such as \"2s\""
+		}
+		s.SetBuildDuration(d)
+		return ""
+	}),
+	"fail-requests": jsonControl(func(s *Server, c struct{ Count, Status int }) string {
+		if c.Count < 0 || c.Status < 400 || c.Status > 599 {
+			return "count >= 0 and an error status (4xx or 5xx) are required"
+		}
+		s.FailNext(c.Count, c.Status)
+		return ""
+	}),
+	"build-concurrency": jsonControl(func(s *Server, c struct{ Limit int }) string {
+		if c.Limit < 0 {
+			return "limit must be >= 0 (0: no limit)"
+		}
+		s.SetBuildConcurrency(c.Limit)
+		return ""
+	}),
+	"echo-request-bodies": jsonControl(func(s *Server, c struct{ Enabled bool }) string { s.EchoRequestBodies(c.Enabled); return "" }),
+	"seed/template": jsonControl(func(s *Server, c struct{ Name string }) string {
+		if c.Name == "" {
+			return "name is required"
+		}
+		s.SeedReadyTemplate(c.Name)
+		return ""
+	}),
+	"seed/foreign-template": jsonControl(func(s *Server, c struct {
+		Name   string
+		Public bool
+	}) string {
+		if c.Name == "" {
+			return "name is required"
+		}
+		s.SeedForeignTemplate(c.Name, c.Public)
+		return ""
+	}),
+	"seed/sandboxes": jsonControl(func(s *Server, c struct {
+		Template string
+		Count    int
+	}) string {
+		if c.Count < 0 {
+			return "count must be >= 0"
+		}
+		if !s.SeedSandboxes(c.Template, c.Count) {
+			return "no template " + c.Template
+		}
+		return ""
+	}),
+}
+
+// jsonControl adapts a typed control: the body's JSON fields match the struct's, case-insensitively.
+func jsonControl[T any](apply func(*Server, T) string) control {
+	return func(s *Server, body []byte) string {
+		var c T
+		if len(bytes.TrimSpace(body)) > 0 {
+			dec := json.NewDecoder(bytes.NewReader(body))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&c); err != nil {
+				return "invalid body: " + err.Error()
+			}
+		}
+		return apply(s, c)
+	}
+}
+
+func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
+	name := strings.TrimPrefix(r.URL.Path, ControlPrefix)
+	switch {
+	case r.URL.Path == StatsPath:
+		s.serveStats(w, r)
+	case strings.HasPrefix(r.URL.Path, UploadPrefix):
+		s.receiveUpload(w, r)
+	case strings.HasPrefix(name, "templates/"):
+		s.serveTemplateInfo(w, r, strings.TrimPrefix(name, "templates/"))
+	case controls[name] != nil:
+		if r.Method != http.MethodPost {
+			writeError(w, http.StatusMethodNotAllowed, "only POST "+r.URL.Path)
+			return
+		}
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "reading the body: "+err.Error())
+			return
+		}
+		if msg := controls[name](s, body); msg != "" {
+			writeError(w, http.StatusBadRequest, msg)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	default:
+		writeError(w, http.StatusNotFound, "no emulator control "+r.URL.Path+" (see the e2bemu package documentation)")
+	}
+}
+
+// serveTemplateInfo answers GET ControlPrefix+"templates/<id or alias>" with Template's TemplateInfo.
+func (s *Server) serveTemplateInfo(w http.ResponseWriter, r *http.Request, name string) {
+	if r.Method != http.MethodGet {
+		writeError(w, http.StatusMethodNotAllowed, "only GET "+r.URL.Path)
+		return
+	}
+	info, ok := s.Template(name)
+	if !ok {
+		writeError(w, http.StatusNotFound, "no template "+name)
+		return
+	}
+	writeJSON(w, http.StatusOK, info)
+}
+
+// SetBuildConcurrency sets the team's limit of concurrent template builds (0: no limit).
+func (s *Server) SetBuildConcurrency(limit int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.concurrency = limit
+}

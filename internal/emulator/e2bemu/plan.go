@@ -1,0 +1,127 @@
+package e2bemu
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// outcome is what a started build will do, decided from its request and what its image holds.
+type outcome struct {
+	entries    []buildLogEntry // logged when the build starts (timestamps filled in then)
+	failure    string          // "" for a build that ends ready
+	failedStep string          // the reason's step: "base", a step number, "finalize" or ""
+	source     contents        // what the built template holds, for builds from it
+	startCmd   string          // the start metadata the template ends with
+	readyCmd   string
+	hasStart   bool
+}
+
+func (o *outcome) info(step, format string, args ...any) {
+	o.entries = append(o.entries, buildLogEntry{Level: "info", Step: step, Message: fmt.Sprintf(format, args...)})
+}
+
+func (o *outcome) failAt(step, stderr, reason string) {
+	if stderr != "" {
+		o.entries = append(o.entries, buildLogEntry{Level: "error", Step: step, Message: stderr})
+	}
+	o.failure, o.failedStep = reason, step
+}
+
+func (o outcome) logs(at time.Time) []buildLogEntry {
+	out := make([]buildLogEntry, len(o.entries))
+	for i, e := range o.entries {
+		e.Timestamp = at
+		out[i] = e
+	}
+	return out
+}
+
+// planBuild decides how a build started with req ends; callers hold s.mu.
+func (s *Server) planBuild(t *tmpl, req TemplateBuildStartV2) outcome {
+	var o outcome
+	var base baseTemplate
+	if req.FromImage != nil {
+		base.contents = imageContents(*req.FromImage)
+		o.info("base", "Building template %s from image %s", t.id, *req.FromImage)
+	} else {
+		base = s.fromTemplate(deref(req.FromTemplate))
+		o.info("base", "Building template %s from template %s", t.id, deref(req.FromTemplate))
+	}
+	o.source = base.contents
+	if reason, step, ok := s.faults.takeBuildFailure(t.alias); ok {
+		o.failAt(step, "", reason)
+		return o
+	}
+	// Steps run as `/bin/bash -l -c <command>` (commands/run.go); a missing program exits 127.
+	for i, step := range req.Steps {
+		n := strconv.Itoa(i + 1)
+		o.info(n, "%s %s", step.Type, strings.Join(step.Args, " "))
+		if step.Type != "RUN" || len(step.Args) == 0 {
+			continue
+		}
+		if exe := base.missing(step.Args[0]); exe != "" {
+			o.failAt(n, notFound(n, exe), fmt.Sprintf("failed to run command '%s': exit status 127", step.Args[0]))
+			return o
+		}
+	}
+	o.finalize(base, req)
+	return o
+}
+
+// finalize is phases/finalize/builder.go: a start or ready command in the request replaces the start
+// metadata of the template the build starts from; with no start command the ready command defaults
+// to "sleep 0", with one to "sleep 20" (ready.go).
+func (o *outcome) finalize(base baseTemplate, req TemplateBuildStartV2) {
+	o.startCmd, o.readyCmd, o.hasStart = base.startCmd, base.readyCmd, base.startCmd != "" || base.readyCmd != ""
+	if start, ready := deref(req.StartCmd), deref(req.ReadyCmd); start != "" || ready != "" {
+		o.startCmd, o.readyCmd, o.hasStart = start, ready, true
+	}
+	if !o.hasStart {
+		return
+	}
+	if o.startCmd != "" {
+		o.info("finalize", "Running start command: %s", o.startCmd)
+		if exe := base.missing(o.startCmd); exe != "" {
+			o.failAt("finalize", notFound("start", exe), "start command failed: error running start command: exit status 127")
+			return
+		}
+	}
+	ready := o.readyCmd
+	if ready == "" {
+		ready = "sleep 0"
+		if o.startCmd != "" {
+			ready = "sleep 20"
+		}
+	}
+	o.info("finalize", "Waiting for template to be ready: %s", ready)
+	if exe := base.missing(ready); exe != "" { // retried every 2 s for 10 minutes, then given up
+		o.failAt("finalize", notFound("ready", exe), "ready command failed: ready command timed out after 10m0s")
+	}
+}
+
+// notFound is the stderr line bash prints for a missing program, as the build log carries it
+// (sandboxtools/command.go logStream: "[<id>] [stderr]: <line>").
+func notFound(id, exe string) string {
+	msg := exe + ": command not found"
+	if strings.HasPrefix(exe, "/") {
+		msg = exe + ": No such file or directory"
+	}
+	return fmt.Sprintf("[%s] [stderr]: /bin/bash: line 1: %s", id, msg)
+}
+
+// fromTemplate is what a build from another template starts with: one of the team's templates
+// (its latest ready build) or one of E2B's public ones. Callers hold s.mu.
+func (s *Server) fromTemplate(ref string) baseTemplate {
+	identifier, _, err := parseName(ref)
+	if err != nil {
+		return baseTemplate{}
+	}
+	if t := s.resolve(identifier); t != nil && !t.foreign {
+		if b := t.build(t.latestReady()); b != nil {
+			return baseTemplate{contents: b.plan.source, startCmd: b.plan.startCmd, readyCmd: b.plan.readyCmd}
+		}
+	}
+	return builtinTemplates[identifier]
+}
