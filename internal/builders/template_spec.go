@@ -82,8 +82,8 @@ func (s TemplateSpec) Validate(p SandboxProvider) error {
 		}
 	}
 	for i, pkg := range s.Packages {
-		if strings.TrimSpace(pkg) == "" || strings.ContainsAny(pkg, "\n\r") {
-			errs = append(errs, fmt.Errorf("packages[%d]: must be a non-empty single-line package specifier", i))
+		if problem := PackageProblem(pkg); problem != "" {
+			errs = append(errs, fmt.Errorf("packages[%d]: %s", i, problem))
 		}
 	}
 	if problem := CPUCountProblem(int64(s.CPUCount)); s.CPUCount != 0 && problem != "" {

@@ -53,7 +53,7 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 			"packages": schema.ListAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Python packages baked into the template (`pip install`), e.g. `pandas==2.2.3`.",
 				Validators: []validator.List{listvalidator.ValueStringsAre(
-					stringvalidator.LengthAtLeast(1), stringvalidator.RegexMatches(singleLine, "must be a single line"))}},
+					stringRule{description: "a PEP 508 requirement, not a pip option", problem: builders.PackageProblem})}},
 			"start_cmd": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "Command every sandbox of the template starts with. Unset, with `image`: the backend's " +
 					"code-interpreter start command, which only that backend's code-interpreter images contain (E2B: `" + e2b.DefaultStartCmd +

@@ -72,3 +72,21 @@ func (v int64Rule) ValidateInt64(_ context.Context, req validator.Int64Request, 
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+req.Path.String(), req.Path.String()+" "+problem+".")
 	}
 }
+
+// stringRule applies one of the core's string rules (e.g. builders.PackageProblem) at plan time.
+type stringRule struct {
+	description string
+	problem     func(string) string
+}
+
+func (v stringRule) Description(context.Context) string             { return v.description }
+func (v stringRule) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v stringRule) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if problem := v.problem(req.ConfigValue.ValueString()); problem != "" {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+req.Path.String(), req.Path.String()+": "+problem+".")
+	}
+}

@@ -125,7 +125,7 @@ func TestBuildPackagesCommandsAndSizing(t *testing.T) {
 		ReadyCmd: "curl -sf localhost:8000", CPUCount: 4, MemoryMB: 2048, ForceRebuild: true})
 
 	start := onlyStart(t, emu)
-	wantSteps := []e2bemu.TemplateStep{{Type: "RUN", Args: []string{`pip install 'numpy' 'pandas==2.2.3' 'scipy>=1.13' 'it'\''s'`, "root"}}}
+	wantSteps := []e2bemu.TemplateStep{{Type: "RUN", Args: []string{`pip install -- 'numpy' 'pandas==2.2.3' 'scipy>=1.13' 'it'\''s'`, "root"}}}
 	if !reflect.DeepEqual(start.Body.Steps, wantSteps) {
 		t.Errorf("steps = %+v, want %+v", start.Body.Steps, wantSteps)
 	}
@@ -228,7 +228,7 @@ func TestBuildFailure(t *testing.T) {
 			if got.Status != builders.StatusFailed || got.Stage != tt.stage || !strings.Contains(got.Detail, tt.reason) {
 				t.Fatalf("Ensure = %s/%s %q, want FAILED/%s with the reason", got.Status, got.Stage, got.Detail, tt.stage)
 			}
-			if countLines(got.Logs, "ERROR: "+tt.reason) != 1 || countLines(got.Logs, "pip install 'nope'") != 1 {
+			if countLines(got.Logs, "ERROR: "+tt.reason) != 1 || countLines(got.Logs, "pip install -- 'nope'") != 1 {
 				t.Errorf("logs = %q, want the build's lines up to the error", got.Logs)
 			}
 		})

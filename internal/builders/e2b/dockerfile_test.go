@@ -38,7 +38,7 @@ func TestParseDockerfileForms(t *testing.T) {
 
 func TestPipInstallStepQuotes(t *testing.T) {
 	got := pipInstallStep([]string{"numpy", "a b", "x;rm -rf /", "it's"})
-	want := runStep(`pip install 'numpy' 'a b' 'x;rm -rf /' 'it'\''s'`, "root")
+	want := runStep(`pip install -- 'numpy' 'a b' 'x;rm -rf /' 'it'\''s'`, "root")
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("step = %+v, want %+v", got, want)
 	}

@@ -16,14 +16,15 @@ func runStep(command string, user ...string) templateStep {
 }
 
 // pipInstallStep is the SDKs' pipInstall(packages) with its default g=true: one RUN step of
-// "pip install <packages>" as root. Each specifier is single-quoted, so "numpy>=2" or a
-// specifier with spaces stays one argument and nothing in it reaches the shell.
+// "pip install -- <packages>" as root. Each specifier is single-quoted, so "numpy>=2" or a
+// marker with spaces stays one argument and nothing in it reaches the shell; "--" ends pip's
+// options, so no package can be read as one (the core also refuses a leading "-").
 func pipInstallStep(packages []string) templateStep {
 	quoted := make([]string, len(packages))
 	for i, p := range packages {
 		quoted[i] = shellQuote(p)
 	}
-	return runStep("pip install "+strings.Join(quoted, " "), "root")
+	return runStep("pip install -- "+strings.Join(quoted, " "), "root")
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
