@@ -2,14 +2,11 @@ package provider
 
 import (
 	"context"
-	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
-
-var singleLine = regexp.MustCompile(`^[^\r\n]*$`)
 
 // imageReferenceValidator rejects image references Docker itself would reject, at plan time.
 type imageReferenceValidator struct{}
