@@ -1,7 +1,6 @@
 package awsemu
 
 import (
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/url"
@@ -36,28 +35,22 @@ func (e *Emulator) SeedFailedCodeInterpreter(id, status, failureReason string) {
 
 func (e *Emulator) serveAgentCore(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
-	auth, apiErr := e.authenticate(r, body)
-	req := Request{Method: r.Method, Path: r.URL.Path, Body: string(body),
-		AccessKeyID: auth.accessKeyID, Region: auth.region, Service: auth.service}
 	id, err := url.PathUnescape(strings.TrimPrefix(r.URL.EscapedPath(), codeInterpretersPath))
+	emulated := r.Method == http.MethodGet && err == nil && id != "" && !strings.Contains(id, "/")
+	operation := ""
+	if emulated {
+		operation = "GetCodeInterpreter"
+	}
+	req, apiErr := e.admit(r, operation, body, false)
 	var out any
 	switch {
 	case apiErr != nil:
-	case r.Method != http.MethodGet || err != nil || id == "" || strings.Contains(id, "/"):
+	case !emulated:
 		apiErr = &apiError{http.StatusNotFound, "UnknownOperationException", "awsemu does not emulate " + r.Method + " " + r.URL.Path}
 	default:
-		req.Operation = "GetCodeInterpreter"
-		out, apiErr = e.getCodeInterpreter(id, auth.region)
+		out, apiErr = e.getCodeInterpreter(id, req.Region)
 	}
-	if apiErr != nil {
-		req.ErrorCode = apiErr.code
-		e.record(req)
-		apiErr.write(w, false)
-		return
-	}
-	e.record(req)
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(out)
+	e.respond(w, req, out, apiErr, false)
 }
 
 // getCodeInterpreterResponse is the GetCodeInterpreter output; restJson1 timestamps here are

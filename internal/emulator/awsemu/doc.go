@@ -7,4 +7,8 @@
 // Every request must carry a SigV4 Authorization header. Once SetCredentials is called the emulator
 // checks the access key id and verifies the signature with the secret, as AWS does. Point the SDK at
 // it with AWS_ENDPOINT_URL_ECR / AWS_ENDPOINT_URL_BEDROCK_AGENTCORE_CONTROL or a BaseEndpoint.
+//
+// The official AWS SDK for JavaScript v3 clients are the judge of its wire format
+// (conformance/aws.test.mjs). Tests seed it and break it from Go (SeedCodeInterpreter, InjectFault,
+// DenyAccess) or, from outside the process, through the unsigned control paths under ControlPrefix.
 package awsemu

@@ -38,22 +38,12 @@ type authorizationData struct {
 func (e *Emulator) serveECR(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	operation := strings.TrimPrefix(r.Header.Get("X-Amz-Target"), ecrTargetPrefix)
-	auth, apiErr := e.authenticate(r, body)
-	req := Request{Operation: operation, Method: r.Method, Path: r.URL.Path, Body: string(body),
-		AccessKeyID: auth.accessKeyID, Region: auth.region, Service: auth.service}
+	req, apiErr := e.admit(r, operation, body, true)
 	var out any
 	if apiErr == nil {
-		out, apiErr = e.ecrOperation(operation, auth.region, body)
+		out, apiErr = e.ecrOperation(operation, req.Region, body)
 	}
-	if apiErr != nil {
-		req.ErrorCode = apiErr.code
-		e.record(req)
-		apiErr.write(w, true)
-		return
-	}
-	e.record(req)
-	w.Header().Set("Content-Type", "application/x-amz-json-1.1")
-	_ = json.NewEncoder(w).Encode(out)
+	e.respond(w, req, out, apiErr, true)
 }
 
 func (e *Emulator) ecrOperation(operation, region string, body []byte) (any, *apiError) {

@@ -39,7 +39,9 @@ type Emulator struct {
 	ecrToken     ecrToken
 	interpreters map[string]codeInterpreter
 	denied       map[string]bool // operation name -> AccessDeniedException
+	faults       []*Fault
 	requests     []Request
+	control      http.Handler
 }
 
 type staticCredentials struct{ accessKeyID, secret string }
@@ -59,6 +61,7 @@ func New(opts Options) *Emulator {
 	if e.now == nil {
 		e.now = time.Now
 	}
+	e.control = e.controlHandler()
 	if opts.AccessKeyID != "" {
 		e.SetCredentials(opts.AccessKeyID, opts.SecretAccessKey)
 	}
@@ -101,9 +104,11 @@ func (e *Emulator) DenyAccess(operation string) {
 	e.denied[operation] = true
 }
 
-// ServeHTTP routes a request to the API it belongs to, after authenticating it.
+// ServeHTTP routes a request to the API it belongs to, or to the control paths (ControlPrefix).
 func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
+	case isControl(r):
+		e.control.ServeHTTP(w, r)
 	case r.Method == http.MethodPost && r.URL.Path == "/" && r.Header.Get("X-Amz-Target") != "":
 		e.serveECR(w, r)
 	case strings.HasPrefix(r.URL.Path, codeInterpretersPath):

@@ -39,12 +39,16 @@ func errValidation(message string) *apiError {
 	return &apiError{http.StatusBadRequest, "ValidationException", message}
 }
 
-// write sends the error. awsJson1_1 services answer every client error with 400.
+// write sends the error. awsJson1_1 services answer every client error, throttling included,
+// with 400 (AWS Common Errors); server errors keep their 5xx.
 func (a *apiError) write(w http.ResponseWriter, awsJSON bool) {
 	status := a.status
 	contentType := "application/json"
 	if awsJSON {
-		status, contentType = http.StatusBadRequest, "application/x-amz-json-1.1"
+		contentType = "application/x-amz-json-1.1"
+		if status < http.StatusInternalServerError {
+			status = http.StatusBadRequest
+		}
 	}
 	w.Header().Set("Content-Type", contentType)
 	w.Header().Set("X-Amzn-ErrorType", a.code)

@@ -1,15 +1,16 @@
 package awsemu
 
 // Request is what the emulator recorded about one request, authenticated or not.
+// GET /_emulator/requests lists them as JSON.
 type Request struct {
-	Operation   string // "GetAuthorizationToken", "GetCodeInterpreter"
-	Method      string
-	Path        string
-	Body        string
-	AccessKeyID string // from the SigV4 credential scope
-	Region      string // from the SigV4 credential scope
-	Service     string // the signing name from the credential scope ("ecr", "bedrock-agentcore")
-	ErrorCode   string // the AWS error code answered, empty on success
+	Operation   string `json:"operation"` // "GetAuthorizationToken", "GetCodeInterpreter"
+	Method      string `json:"method"`
+	Path        string `json:"path"`
+	Body        string `json:"body"`
+	AccessKeyID string `json:"accessKeyId"` // from the SigV4 credential scope
+	Region      string `json:"region"`      // from the SigV4 credential scope
+	Service     string `json:"service"`     // the signing name from the credential scope ("ecr", "bedrock-agentcore")
+	ErrorCode   string `json:"errorCode"`   // the AWS error code answered, empty on success
 }
 
 // Requests returns every request received so far, in order.
