@@ -3,6 +3,8 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
+	"strings"
 )
 
 // usage is -help: what the command prints, its flags, and each backend's control path.
@@ -21,15 +23,71 @@ Lines starting with # are comments. To use them from a shell:
 Flags:
 `)
 	flags.PrintDefaults()
-	_, _ = fmt.Fprint(w, controlHelp)
+	printControls(w)
 }
 
-// controlHelp documents the control paths: unauthenticated, never counted as API requests, and
-// served by each emulator's own handler under /_emulator/ of the base URL named.
-const controlHelp = `
-Control paths (no credentials needed; not recorded as API requests):
+// backendControls are one emulator's control endpoints, served by its own handler under
+// /_emulator/ of its base URL, the value of setting (with scheme before it, for a bare host:port).
+type backendControls struct {
+	backend, setting, scheme, note string
+	endpoints                      []control
+}
 
-  E2B, under $E2B_API_URL/_emulator/
-    GET  stats?since=N     requests by route since request N, each build's created/started/ready/
-                           observed times (scripts/bench.sh reads it)
-`
+// control is one endpoint with an example body (JSON, or empty), as the help shows it and as
+// TestEveryDocumentedControlAnswers sends it, in this order.
+type control struct{ method, path, body, what string }
+
+var controls = []backendControls{
+	{backend: "E2B", setting: "E2B_API_URL", endpoints: []control{
+		{"POST", "fail-build", `{"template":"py","reason":"no space left","step":"base"}`,
+			`the next build of py ("" or absent: any template) ends in error with reason, at step (default base)`},
+		{"POST", "hang-builds", `{"template":"py"}`, `builds of py ("": all) stay building ...`},
+		{"POST", "release-builds", `{"template":"py"}`, `... until released`},
+		{"POST", "build-duration", `{"duration":"2s"}`, `how long builds started from now on take (as -build-duration)`},
+		{"POST", "build-concurrency", `{"limit":5}`, `the team's concurrent build limit: 429 beyond it (0: none)`},
+		{"POST", "echo-request-bodies", `{"enabled":true}`, `error answers repeat the request body, as some servers do`},
+		{"POST", "seed/template", `{"name":"py"}`, `a template with a ready build tagged default, as an earlier pipeline leaves it`},
+		{"POST", "seed/foreign-template", `{"name":"shared","public":true}`, `another team's promoted template named shared`},
+		{"POST", "seed/sandboxes", `{"template":"py","count":1}`, `sandboxes running from py: deleting it answers 400 until count is 0`},
+		{"GET", "templates/py", ``, `what the emulator holds for template py (by id or alias)`},
+		{"GET", "stats?since=0", ``, `requests by route from request N on, and each build's timeline (scripts/bench.sh)`},
+		{"POST", "fail-requests", `{"count":1,"status":503}`, `the next count API requests answer status (429 with Retry-After: 1)`},
+	}, note: `Also PUT /_emulator/uploads/...: where GET /templates/{id}/files/{hash} sends the SDK's uploads.`},
+	{backend: "OpenSandbox", setting: "OPEN_SANDBOX_DOMAIN", scheme: "http://", endpoints: []control{
+		{"PUT", "settings", `{"ignoreSnapshotNameFilter":true,"maxSandboxTimeoutSeconds":3600}`,
+			`an old server that ignores GET /snapshots?name=; the server's sandbox timeout cap (0: none); answers all settings`},
+		{"POST", "snapshots", `{"name":"py","state":"Ready","image":"opensandbox/code-interpreter:v1.1.0"}`,
+			`seed a snapshot, as an earlier build leaves it; answers {"id"}`},
+		{"GET", "sandboxes", ``, `every sandbox, deleted ones included, with its entrypoint, state and reason`},
+		{"GET", "snapshots", ``, `every snapshot, deleted ones included`},
+		{"POST", "faults", `{"method":"POST","pathPrefix":"/sandboxes","status":503,"count":1,"retryAfter":"","echoBody":false}`,
+			`the next count matching requests answer status (any method when empty; path with or without /v1)`},
+	}},
+	{backend: "AWS (ECR and AgentCore control)", setting: "AWS_ENDPOINT_URL_ECR", endpoints: []control{
+		{"PUT", "code-interpreters/analysis-a1b2c3d4e5", `{"status":"READY","failureReason":""}`,
+			`a code interpreter in this state (READY, CREATING, CREATE_FAILED, ...)`},
+		{"POST", "deny", `{"operation":"GetCodeInterpreter"}`, `the operation answers AccessDeniedException`},
+		{"GET", "requests", ``, `every request received: operation, access key id, region, error code`},
+		{"POST", "faults", `{"count":1,"status":503,"operation":"GetAuthorizationToken","echoBody":false}`,
+			`the next count requests (of operation, when set) fail with status 429 or 5xx`},
+	}, note: `POST /_emulator/credentials {"accessKeyId":"...","secretAccessKey":"..."} replaces the printed pair.`},
+}
+
+func printControls(w io.Writer) {
+	_, _ = fmt.Fprint(w, "\nControl paths: no credentials, never faulted, not counted as API requests.\n")
+	for _, b := range controls {
+		_, _ = fmt.Fprintf(w, "\n  %s, under %s$%s/_emulator/\n", b.backend, b.scheme, b.setting)
+		for _, c := range b.endpoints {
+			_, _ = fmt.Fprintf(w, "    %-4s %s %s\n         %s\n", c.method, c.path, c.body, c.what)
+		}
+		if b.note != "" {
+			_, _ = fmt.Fprintf(w, "    %s\n", b.note)
+		}
+	}
+	_, _ = fmt.Fprint(w, "\nFor example: curl -X POST -d '{\"template\":\"py\",\"reason\":\"boom\"}' \"$E2B_API_URL/_emulator/fail-build\"\n")
+}
+
+// controlURL is the full URL of c on backend b, given the printed settings.
+func (b backendControls) controlURL(settings map[string]string, c control) string {
+	return b.scheme + strings.TrimSuffix(settings[b.setting], "/") + "/_emulator/" + c.path
+}

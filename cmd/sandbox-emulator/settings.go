@@ -9,10 +9,8 @@ import (
 )
 
 // setting is one NAME=value line: an environment variable the provider (or the vendor SDK it
-// uses) reads, or, with an empty name, a "# " comment for people.
+// uses) reads.
 type setting struct{ name, value string }
-
-func comment(text string) setting { return setting{value: text} }
 
 // readyLine ends the output: a script that waits for it has every setting.
 const readyLine = "# ready: serving until SIGINT or SIGTERM"
@@ -21,11 +19,7 @@ const readyLine = "# ready: serving until SIGINT or SIGTERM"
 func printSettings(w io.Writer, settings []setting) error {
 	var b strings.Builder
 	for _, s := range settings {
-		if s.name == "" {
-			fmt.Fprintf(&b, "# %s\n", s.value)
-		} else {
-			fmt.Fprintf(&b, "%s=%s\n", s.name, s.value)
-		}
+		fmt.Fprintf(&b, "%s=%s\n", s.name, s.value)
 	}
 	b.WriteString(readyLine + "\n")
 	_, err := io.WriteString(w, b.String())
