@@ -149,7 +149,7 @@ func TestBuildCommandDefaults(t *testing.T) {
 		{`start_cmd = "": nothing started, E2B's ready default`, builders.TemplateSpec{Image: "python:3.12-slim", StartCmd: ptr("")}, "", ""},
 		{`start_cmd = "" with a ready check`, builders.TemplateSpec{Image: "python:3.12-slim", StartCmd: ptr(""), ReadyCmd: "test -f /ok"}, "", "test -f /ok"},
 		{"base template keeps its own", fromBaseTemplate("", "code-interpreter-v1"), "", ""},
-		{"dockerfile CMD", fromDockerfile("", "FROM python:3.12\nCMD [\"python\", \"app.py\"]"), "python app.py", "sleep 20"},
+		{"dockerfile CMD", fromDockerfile("", "FROM python:3.12\nCMD [\"python\", \"app.py\"]"), "'python' 'app.py'", "sleep 20"},
 		{"dockerfile without CMD", fromDockerfile("", "FROM "+ciImage), DefaultStartCmd, DefaultReadyCmd},
 	}
 	for _, tt := range tests {

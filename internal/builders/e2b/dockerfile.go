@@ -99,11 +99,17 @@ func fromImage(args string) string {
 	return ""
 }
 
-// execForm turns the JSON form ["a", "b"] into "a b"; the shell form is kept as written.
+// execForm turns the JSON (exec) form ["a", "b"] into a shell command that runs exactly those
+// words: each is single-quoted, so RUN ["echo", "a; touch x"] echoes "a; touch x" as Docker
+// would, instead of running touch. The shell form is kept as written.
 func execForm(args string) string {
 	var parts []string
 	if strings.HasPrefix(args, "[") && json.Unmarshal([]byte(args), &parts) == nil {
-		return strings.Join(parts, " ")
+		quoted := make([]string, len(parts))
+		for i, p := range parts {
+			quoted[i] = shellQuote(p)
+		}
+		return strings.Join(quoted, " ")
 	}
 	return args
 }

@@ -25,8 +25,11 @@ func TestParseDockerfileForms(t *testing.T) {
 	}
 	want := []templateStep{
 		{Type: stepUser, Args: []string{"root"}}, {Type: stepWorkdir, Args: []string{"/"}},
-		runStep("pip install numpy"), {Type: stepEnv, Args: []string{"PATH", "/opt/bin:$PATH"}},
+		runStep("'pip' 'install' 'numpy'"), {Type: stepEnv, Args: []string{"PATH", "/opt/bin:$PATH"}},
 		{Type: stepUser, Args: []string{"app"}}, {Type: stepWorkdir, Args: []string{"/home/user"}},
+	}
+	if exec := execForm(`["echo", "a; touch x"]`); exec != `'echo' 'a; touch x'` {
+		t.Errorf("exec form = %s, want each word quoted: the shell must not run touch", exec)
 	}
 	if d.image != "python:3.12" || !reflect.DeepEqual(d.steps, want) || d.startCmd != "./serve --port 8000" || d.readyCmd != dockerfileReadyCmd {
 		t.Errorf("parsed = %+v, want python:3.12, steps %+v and the ENTRYPOINT as start command", d, want)
