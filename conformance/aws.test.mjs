@@ -24,7 +24,9 @@ async function control(baseURL, method, path, body) {
     headers: { "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  assert.ok(resp.ok, `${method} /_emulator/${path}: ${resp.status} ${await resp.text()}`);
+  if (!resp.ok) {
+    assert.fail(`${method} /_emulator/${path}: ${resp.status} ${await resp.text()}`);
+  }
   return resp.status === 204 ? undefined : resp.json();
 }
 

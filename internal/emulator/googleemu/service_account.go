@@ -6,21 +6,25 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"encoding/pem"
+	"errors"
 	"fmt"
+	"os"
 	"testing"
 )
 
-// ServiceAccountJSON returns the JSON key file of a new service account whose freshly generated RSA
-// key the server trusts; its token_uri points at this server.
-func (s *Server) ServiceAccountJSON(t testing.TB) string {
-	t.Helper()
+// NewServiceAccountKey returns the JSON key file of a new service account whose freshly generated
+// RSA key the server trusts; its token_uri points at this server, which must be served already.
+func (s *Server) NewServiceAccountKey() ([]byte, error) {
+	if s.URL == "" {
+		return nil, errors.New("googleemu: serve the server before making keys: their token_uri is its URL")
+	}
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
-		t.Fatalf("googleemu: generating RSA key: %v", err)
+		return nil, fmt.Errorf("googleemu: generating RSA key: %w", err)
 	}
 	der, err := x509.MarshalPKCS8PrivateKey(key)
 	if err != nil {
-		t.Fatalf("googleemu: encoding RSA key: %v", err)
+		return nil, fmt.Errorf("googleemu: encoding RSA key: %w", err)
 	}
 	s.mu.Lock()
 	s.counter++
@@ -30,7 +34,7 @@ func (s *Server) ServiceAccountJSON(t testing.TB) string {
 	s.accounts[email] = serviceAccount{privateKeyID: keyID, publicKey: &key.PublicKey}
 	s.mu.Unlock()
 
-	content, err := json.MarshalIndent(map[string]string{
+	return json.MarshalIndent(map[string]string{
 		"type":           "service_account",
 		"project_id":     "googleemu-project",
 		"private_key_id": keyID,
@@ -40,10 +44,26 @@ func (s *Server) ServiceAccountJSON(t testing.TB) string {
 		"auth_uri":       s.URL + "/auth",
 		"token_uri":      s.TokenURL(),
 	}, "", "  ")
+}
+
+// WriteServiceAccountKey writes a new key file (NewServiceAccountKey) to path, readable by its owner
+// only, as for GOOGLE_APPLICATION_CREDENTIALS.
+func (s *Server) WriteServiceAccountKey(path string) error {
+	key, err := s.NewServiceAccountKey()
 	if err != nil {
-		t.Fatalf("googleemu: encoding key file: %v", err)
+		return err
 	}
-	return string(content)
+	return os.WriteFile(path, key, 0o600)
+}
+
+// ServiceAccountJSON is NewServiceAccountKey for tests.
+func (s *Server) ServiceAccountJSON(t testing.TB) string {
+	t.Helper()
+	key, err := s.NewServiceAccountKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(key)
 }
 
 // KeyField returns one field of a key file, "" when it is missing.

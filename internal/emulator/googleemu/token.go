@@ -1,10 +1,12 @@
 package googleemu
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -13,6 +15,12 @@ import (
 )
 
 const jwtBearerGrant = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+
+// GoogleTokenURL is Google's token endpoint. For an access token request the assertion's aud "is
+// always https://oauth2.googleapis.com/token" (Google's "Using OAuth 2.0 for Server to Server
+// Applications"), and google-auth-library signs that audience whatever the key's token_uri
+// (gtoken/jwsSign.js). golang.org/x/oauth2 signs the token_uri instead, so the server accepts both.
+const GoogleTokenURL = "https://oauth2.googleapis.com/token"
 
 // oauthError is an RFC 6749 error response.
 type oauthError struct {
@@ -46,12 +54,20 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) issue(r *http.Request) (string, *oauthError) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return "", &oauthError{http.StatusBadRequest, "invalid_request", "request body could not be read"}
+	}
+	if fault := s.takeFault(body); fault != nil {
+		return "", fault
+	}
 	s.mu.Lock()
 	failure := s.failure
 	s.mu.Unlock()
 	if failure != nil {
 		return "", failure
 	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
 	if err := r.ParseForm(); err != nil {
 		return "", &oauthError{http.StatusBadRequest, "invalid_request", "request body is not a form"}
 	}
@@ -70,11 +86,12 @@ func (s *Server) issue(r *http.Request) (string, *oauthError) {
 }
 
 // verifyAssertion checks the RS256 signature against the key of the account named by iss, then the
-// audience, lifetime and scope claims, answering the way Google's endpoint does.
+// audience (Google's or this server's token URL), lifetime and scope claims, answering the way
+// Google's endpoint does.
 func (s *Server) verifyAssertion(assertion string) (email, scope string, _ *oauthError) {
 	claims := jwt.MapClaims{}
 	_, err := jwt.ParseWithClaims(assertion, claims, s.publicKeyFor,
-		jwt.WithValidMethods([]string{"RS256"}), jwt.WithAudience(s.TokenURL()),
+		jwt.WithValidMethods([]string{"RS256"}), jwt.WithAudience(GoogleTokenURL, s.TokenURL()),
 		jwt.WithExpirationRequired(), jwt.WithIssuedAt())
 	switch {
 	case errors.Is(err, jwt.ErrTokenSignatureInvalid), errors.Is(err, errUnknownAccount):
