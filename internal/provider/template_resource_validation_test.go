@@ -100,7 +100,7 @@ func TestAccTemplateRejectsBadConfigAtPlan(t *testing.T) {
 		{"pip option as a package", `backend = "e2b"
   template_id = "py"
   image = "python"
-  packages = ["pandas", "--index-url=http://evil"]`, `(?s)Invalid packages\[1\].*pip reads as one of its own\s+options`},
+  packages = ["pandas", "--index-url=http://evil"]`, `(?s)Invalid packages\[1\].*pip\s+reads\s+as\s+one\s+of\s+its\s+own\s+options`},
 		{"requirements file as a package", `backend = "opensandbox"
   template_id = "py"
   image = "python"
@@ -127,7 +127,14 @@ func TestAccTemplateRejectsBadConfigAtPlan(t *testing.T) {
 		{"invalid timeout", `backend = "e2b"
   template_id = "py"
   image = "python"
-  timeouts = { create = "ten minutes" }`, `(?s)Invalid Attribute Value Time Duration.*"ten minutes"`},
+  timeouts = { create = "ten minutes" }`, `(?s)Invalid timeouts.create.*timeouts.create must be a duration such as "30m"`},
+		{"negative timeout", `backend = "e2b"
+  template_id = "py"
+  image = "python"
+  timeouts = { update = "-5m" }`, `(?s)Invalid timeouts.update.*must be positive, got "-5m"`},
+		{"dockerfile with COPY", `backend = "e2b"
+  template_id = "py"
+  dockerfile = "FROM python:3.12\nCOPY . /app"`, `(?s)Unsupported dockerfile.*COPY`},
 		{"dockerfile and image", `backend = "e2b"
   template_id = "py"
   image = "python"

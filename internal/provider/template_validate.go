@@ -2,12 +2,16 @@ package provider
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/e2b"
 )
 
 // ValidateConfig checks the rules that span attributes or depend on the backend, at plan time and
@@ -53,6 +57,12 @@ func (r *templateResource) ValidateConfig(ctx context.Context, req resource.Vali
 		}
 		resp.Diagnostics.AddAttributeError(at, "start_cmd and ready_cmd go together on a base_template", builders.StartReadyWithBaseTemplate+".")
 	}
+	if backend == builders.ProviderE2B && !cfg.Dockerfile.IsNull() && !cfg.Dockerfile.IsUnknown() {
+		if err := e2b.ValidateDockerfile(cfg.Dockerfile.ValueString()); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("dockerfile"), "Unsupported dockerfile", err.Error())
+		}
+	}
+	r.validateTimeouts(ctx, cfg, resp)
 	for _, field := range builders.SpecFields {
 		if reason := builders.IgnoredFieldReason(backend, field); reason != "" && isSet(ctx, req, field) {
 			resp.Diagnostics.AddAttributeWarning(path.Root(field), "Ignored by the "+string(backend)+" backend", field+" is ignored: "+reason+".")
@@ -65,4 +75,28 @@ func isSet(ctx context.Context, req resource.ValidateConfigRequest, field string
 	var value attr.Value
 	diags := req.Config.GetAttribute(ctx, path.Root(field), &value)
 	return !diags.HasError() && value != nil && !value.IsNull()
+}
+
+// validateTimeouts rejects what the timeouts block would only refuse at apply, or never: a
+// negative or zero duration ("-5m" expires every build at once) and text that is not a duration,
+// each on its own attribute (timeouts.create, ...).
+func (r *templateResource) validateTimeouts(ctx context.Context, cfg templateModel, resp *resource.ValidateConfigResponse) {
+	if cfg.Timeouts.IsNull() || cfg.Timeouts.IsUnknown() {
+		return
+	}
+	for name, value := range cfg.Timeouts.Object.Attributes() {
+		text, ok := value.(types.String)
+		if !ok || text.IsNull() || text.IsUnknown() {
+			continue
+		}
+		d, err := time.ParseDuration(text.ValueString())
+		switch {
+		case err != nil:
+			resp.Diagnostics.AddAttributeError(path.Root("timeouts").AtName(name), "Invalid timeouts."+name,
+				fmt.Sprintf("timeouts.%s must be a duration such as \"30m\" or \"1h30m\", got %q.", name, text.ValueString()))
+		case d <= 0:
+			resp.Diagnostics.AddAttributeError(path.Root("timeouts").AtName(name), "Invalid timeouts."+name,
+				fmt.Sprintf("timeouts.%s must be positive, got %q.", name, text.ValueString()))
+		}
+	}
 }

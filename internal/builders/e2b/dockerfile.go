@@ -161,3 +161,10 @@ func splitQuoted(s string) []string {
 	}
 	return fields
 }
+
+// ValidateDockerfile checks, before any request, that E2B can build content (see parseDockerfile):
+// the plan-time check of the deprecated dockerfile attribute.
+func ValidateDockerfile(content string) error {
+	_, err := parseDockerfile(content)
+	return err
+}
