@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -27,12 +28,20 @@ func NewContractValidator(t testing.TB) *contract.Validator {
 	return contract.NewValidator(t, doc, contract.Options{KeyHeader: "X-API-Key", Undeclared: realServerStatuses(errRef.Value)})
 }
 
-// NewContractTestServer is NewTestServer with every exchange validated against the spec.
+// NewContractTestServer is NewTestServer with every API exchange validated against the spec (the
+// control path, ControlPrefix, is not E2B's API and is not validated).
 func NewContractTestServer(t testing.TB, opts Options) (*Server, *contract.Validator) {
 	t.Helper()
 	v := NewContractValidator(t)
 	s := New(opts)
-	s.URL = serve.ForTest(t, v.Wrap(s))
+	validated := v.Wrap(s)
+	s.URL = serve.ForTest(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, ControlPrefix) { // the emulator's own endpoints are not E2B's API
+			s.ServeHTTP(w, r)
+			return
+		}
+		validated.ServeHTTP(w, r)
+	}))
 	return s, v
 }
 
