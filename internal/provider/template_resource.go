@@ -165,7 +165,8 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 		return
 	}
 	if state.Status.ValueString() == string(builders.StatusUnsupported) {
-		return // nothing exists remotely to look at
+		r.recheckUnsupported(ctx, state, resp)
+		return
 	}
 	builder, err := r.backends.Builder(ctx, state.backend())
 	if err != nil {
@@ -197,6 +198,28 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 			Detail:      "imported: the template was already usable"}, r.now())
 		resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 	}
+}
+
+// recheckUnsupported looks again at a template recorded UNSUPPORTED (Bedrock: no READY code
+// interpreter of that id yet). One that has become usable since turns the resource SKIPPED, with its
+// template_ref. Nothing remote backs an UNSUPPORTED result, so a failed look only warns and keeps it.
+func (r *templateResource) recheckUnsupported(ctx context.Context, state templateModel, resp *resource.ReadResponse) {
+	builder, err := r.backends.Builder(ctx, state.backend())
+	var usable bool
+	if err == nil {
+		usable, err = builder.IsUsable(ctx, state.TemplateID.ValueString())
+	}
+	if err != nil {
+		resp.Diagnostics.AddWarning("Could not re-check an unsupported sandbox template", err.Error())
+		return
+	}
+	if !usable {
+		return
+	}
+	state.setResult(builders.TemplateBuildResult{Status: builders.StatusSkipped,
+		TemplateRef: &builders.TemplateRef{Provider: state.backend(), Value: state.TemplateID.ValueString()},
+		Detail:      "usable since it was recorded UNSUPPORTED; nothing was built"}, r.now())
+	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 }
 
 func (r *templateResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/awsemu"
@@ -76,6 +77,58 @@ func TestAccTemplateBedrockUnsupported(t *testing.T) {
 				// Nothing exists remotely, so a refresh must not drop it and re-create it forever.
 				Config:           config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
+	})
+}
+
+// The built-in interpreter is usable by definition: SKIPPED even where GetCodeInterpreter would answer
+// 404 for it (the emulator does: it was never seeded), with no request to AWS.
+func TestAccTemplateBedrockSystemInterpreterIsSkipped(t *testing.T) {
+	emu := newAWS(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: bedrockConfig(emu, awsemu.SystemCodeInterpreterID),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("status"), knownvalue.StringExact("SKIPPED")),
+				statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("template_ref"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"provider": knownvalue.StringExact("bedrock"), "value": knownvalue.StringExact(awsemu.SystemCodeInterpreterID)})),
+			},
+			Check: func(*terraform.State) error {
+				if reqs := emu.Requests(); len(reqs) != 0 {
+					return fmt.Errorf("the built-in interpreter needs no request, sent %+v", reqs)
+				}
+				return nil
+			},
+		}},
+	})
+}
+
+// An UNSUPPORTED resource is re-checked on refresh: once its interpreter is READY it turns SKIPPED,
+// with the template_ref consumers need, and the plan stays empty.
+func TestAccTemplateBedrockUnsupportedBecomesSkippedOnRefresh(t *testing.T) {
+	emu := newAWS(t)
+	const id = "later-a1b2c3d4e5"
+	config := bedrockConfig(emu, id)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("status"), knownvalue.StringExact("UNSUPPORTED")),
+				},
+			},
+			{
+				PreConfig:        func() { emu.SeedCodeInterpreter(id, "READY") },
+				Config:           config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("status"), knownvalue.StringExact("SKIPPED")),
+					statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("template_ref"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"provider": knownvalue.StringExact("bedrock"), "value": knownvalue.StringExact(id)})),
+				},
 			},
 		},
 	})
