@@ -65,11 +65,11 @@ func TestAccTemplateRejectsBadConfigAtPlan(t *testing.T) {
   registry_auth = {
     basic = { username = "u", password = "p" }
     gcp   = { service_account_json = "/keys/sa.json" }
-  }`, `(?s)Invalid Attribute Combination.*registry_auth`},
+  }`, `(?s)registry_auth needs exactly one credential kind.*\d+:\s+registry_auth = \{.*registry_auth.gcp; got basic\s+and\s+gcp`},
 		{"basic without password", `backend = "e2b"
   template_id = "py"
   image = "python"
-  registry_auth = { basic = { username = "u" } }`, `(?s)Invalid Attribute Combination.*password`},
+  registry_auth = { basic = { username = "u" } }`, `(?s)registry_auth.basic needs exactly one password.*\d+:\s+registry_auth = \{ basic.*got neither`},
 		{"malformed gcp key", `backend = "e2b"
   template_id = "py"
   image = "python"
@@ -111,11 +111,11 @@ func TestAccTemplateRejectsBadConfigAtPlan(t *testing.T) {
 		{"password and password_wo both", `backend = "e2b"
   template_id = "py"
   image = "python"
-  registry_auth = { basic = { username = "u", password = "p", password_wo = "q" } }`, `(?s)Invalid Attribute Combination.*password`},
+  registry_auth = { basic = { username = "u", password = "p", password_wo = "q" } }`, `(?s)registry_auth.basic needs exactly one password.*got both`},
 		{"empty registry_auth", `backend = "e2b"
   template_id = "py"
   image = "python"
-  registry_auth = {}`, `(?s)Invalid Attribute Combination`},
+  registry_auth = {}`, `(?s)registry_auth needs exactly one credential kind.*got none`},
 		{"gcp key of the wrong type", `backend = "e2b"
   template_id = "py"
   image = "python"

@@ -7,7 +7,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -106,10 +105,8 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 
 func registryAuthSchema() schema.Attribute {
 	secretPair := func(name, description string) (schema.StringAttribute, schema.StringAttribute, schema.Int64Attribute) {
-		plain := schema.StringAttribute{Optional: true, Sensitive: true,
-			MarkdownDescription: description + " Stored in state (sensitive); prefer `" + name + "_wo` on Terraform/OpenTofu >= 1.11.",
-			Validators: []validator.String{stringvalidator.ExactlyOneOf(
-				path.MatchRelative().AtParent().AtName(name), path.MatchRelative().AtParent().AtName(name+"_wo"))}}
+		plain := schema.StringAttribute{Optional: true, Sensitive: true, // exactly one of it and its twin: validateRegistryAuth
+			MarkdownDescription: description + " Stored in state (sensitive); prefer `" + name + "_wo` on Terraform/OpenTofu >= 1.11."}
 		writeOnly := schema.StringAttribute{Optional: true, Sensitive: true, WriteOnly: true,
 			MarkdownDescription: description + " Write-only: never stored in state (Terraform/OpenTofu >= 1.11). Bump `" + name + "_wo_version` to rotate it."}
 		version := schema.Int64Attribute{Optional: true,
@@ -122,18 +119,12 @@ func registryAuthSchema() schema.Attribute {
 	gcpKey.Validators = append(gcpKey.Validators, serviceAccountJSONValidator{})
 	gcpKeyWO.Validators = append(gcpKeyWO.Validators, serviceAccountJSONValidator{})
 
-	kinds := path.Expressions{
-		path.MatchRelative().AtParent().AtName("basic"),
-		path.MatchRelative().AtParent().AtName("aws"),
-		path.MatchRelative().AtParent().AtName("gcp"),
-	}
 	return schema.SingleNestedAttribute{Optional: true,
 		MarkdownDescription: "Credentials for a private `image`: exactly one of `basic`, `aws` or `gcp`. E2B exchanges AWS and GCP " +
 			"credentials server side; other backends turn them into a registry login client side (ECR token; Google " +
 			"access token with user `oauth2accesstoken`). Changing credentials alone does not rebuild.",
 		Attributes: map[string]schema.Attribute{
 			"basic": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Username and password login.",
-				Validators: []validator.Object{objectvalidator.ExactlyOneOf(kinds...)},
 				Attributes: map[string]schema.Attribute{
 					"username":            schema.StringAttribute{Required: true, MarkdownDescription: "Registry username.", Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
 					"password":            basicPassword,

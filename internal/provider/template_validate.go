@@ -63,6 +63,7 @@ func (r *templateResource) ValidateConfig(ctx context.Context, req resource.Vali
 		}
 	}
 	r.validateTimeouts(ctx, cfg, resp)
+	validateRegistryAuth(ctx, cfg.RegistryAuth, resp)
 	for _, field := range builders.SpecFields {
 		if reason := builders.IgnoredFieldReason(backend, field); reason != "" && isSet(ctx, req, field) {
 			resp.Diagnostics.AddAttributeWarning(path.Root(field), "Ignored by the "+string(backend)+" backend", field+" is ignored: "+reason+".")
