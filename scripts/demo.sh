@@ -64,3 +64,6 @@ rc=0
 [ "$rc" = 0 ] || { cat "$work/plan.log"; die "the second plan is not empty (exit $rc)"; }
 echo "no changes"
 "$terraform" destroy -auto-approve -input=false
+# How many requests each emulator answered, from its log line at exit.
+kill "$emulator" && wait "$emulator" || true
+tail -n 1 "$work/emulator.log"
