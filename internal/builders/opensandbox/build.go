@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"strings"
 	"time"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
@@ -13,56 +15,78 @@ import (
 // or expired build still cleans up.
 const cleanupTimeout = 30 * time.Second
 
+// builderSandbox is the sandbox a build prepares, with the start command it was given, so that
+// its end can be explained.
+type builderSandbox struct {
+	id        string
+	startCmd  string
+	defaulted bool // start_cmd was unset: the entrypoint is the code interpreter's
+}
+
 // Build makes the template: sandbox from image, packages, snapshot named spec.TemplateID. The
 // builder sandbox is deleted on every path. See the package doc for duplicates.
 func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec) (builders.TemplateBuildResult, error) {
 	logs := &buildLog{}
 	logs.warnings(spec)
+	timeout, err := sandboxTimeoutSeconds(ctx, b.maxSandboxTimeout)
+	if err != nil {
+		return builders.TemplateBuildResult{}, withLogs(builders.AtStage(builders.StageValidation, err), "", logs)
+	}
 	auth, err := b.imageAuthFor(ctx, spec.Image, spec.RegistryAuth)
 	if err != nil {
 		return builders.TemplateBuildResult{}, withLogs(err, builders.StageRegistryAuth, logs)
 	}
 
-	sb, err := b.api.createSandbox(ctx, createSandboxRequest{
+	startCmd, defaulted := spec.StartCommand("")
+	created, err := b.api.createSandbox(ctx, createSandboxRequest{
 		Image:      imageSpec{URI: spec.Image, Auth: auth},
-		Entrypoint: entrypoint(spec.StartCommand("")), ResourceLimits: DefaultResourceLimits,
-		Metadata: builderMetadata(spec.TemplateID), Timeout: sandboxTimeoutSeconds(ctx),
+		Entrypoint: entrypoint(startCmd, defaulted), ResourceLimits: DefaultResourceLimits,
+		Metadata: builderMetadata(spec.TemplateID), Timeout: timeout,
 	})
 	if err != nil {
-		return builders.TemplateBuildResult{}, withLogs(atStage(createStage(err), fmt.Errorf("creating the builder sandbox: %w", err)), "", logs)
+		return builders.TemplateBuildResult{}, withLogs(atStage(createStage(err), fmt.Errorf("creating the builder sandbox: %w%s", err, timeoutHint(err))), "", logs)
 	}
-	logs.addf("builder sandbox %s created from %s", sb.ID, spec.Image)
+	sb := builderSandbox{id: created.ID, startCmd: startCmd, defaulted: defaulted}
+	logs.addf("builder sandbox %s created from %s", sb.id, spec.Image)
 	cleaned := false
 	defer func() { // a panic further down must not leak the sandbox either
 		if !cleaned {
-			b.deleteBuilderSandbox(ctx, sb.ID, logs)
+			b.deleteBuilderSandbox(ctx, sb.id, logs)
 		}
 	}()
 
-	snap, err := b.prepareAndSnapshot(ctx, sb.ID, spec, logs)
-	b.deleteBuilderSandbox(ctx, sb.ID, logs)
+	snap, err := b.prepareAndSnapshot(ctx, sb, spec, logs)
+	b.deleteBuilderSandbox(ctx, sb.id, logs)
 	cleaned = true
+	if err != nil && b.superseded(ctx, spec.TemplateID, snap, err, logs) {
+		return builders.Succeeded(builders.ProviderOpenSandbox, spec.TemplateID, logs.lines), nil
+	}
 	if err != nil {
 		return builders.TemplateBuildResult{}, b.failed(ctx, err, snap, logs)
 	}
-	b.deleteOlderSnapshots(ctx, spec.TemplateID, snap.ID, logs)
 	logs.addf("snapshot %s (%s) is Ready", spec.TemplateID, snap.ID)
+	b.settleName(ctx, spec.TemplateID, snap, logs)
 	return builders.Succeeded(builders.ProviderOpenSandbox, spec.TemplateID, logs.lines), nil
 }
 
 // prepareAndSnapshot runs steps 1–3 of the package doc on a created sandbox. The snapshot is
 // returned (with an id) as soon as it exists, also when waiting for it then fails.
-func (b *Builder) prepareAndSnapshot(ctx context.Context, sandboxID string, spec builders.TemplateSpec, logs *buildLog) (snapshot, error) {
-	if err := b.waitRunning(ctx, sandboxID); err != nil {
+func (b *Builder) prepareAndSnapshot(ctx context.Context, sb builderSandbox, spec builders.TemplateSpec, logs *buildLog) (snapshot, error) {
+	if err := b.waitRunning(ctx, sb); err != nil {
 		return snapshot{}, err
 	}
-	logs.addf("builder sandbox %s is Running", sandboxID)
+	logs.addf("builder sandbox %s is Running", sb.id)
 	if len(spec.Packages) > 0 {
-		if err := b.installPackages(ctx, sandboxID, spec.Packages, logs); err != nil {
+		if err := b.installPackages(ctx, sb, spec.Packages, logs); err != nil {
 			return snapshot{}, err
 		}
 	}
-	snap, err := b.api.createSnapshot(ctx, sandboxID, spec.TemplateID)
+	// The server answers Running as soon as the container started, so an entrypoint that fails at
+	// once may end it only now: check again, so a dead sandbox is never snapshotted.
+	if err := b.waitRunning(ctx, sb); err != nil {
+		return snapshot{}, err
+	}
+	snap, err := b.api.createSnapshot(ctx, sb.id, spec.TemplateID)
 	if err != nil {
 		return snapshot{}, atStage(builders.StageSnapshot, fmt.Errorf("creating snapshot %s: %w", spec.TemplateID, err))
 	}
@@ -71,12 +95,16 @@ func (b *Builder) prepareAndSnapshot(ctx context.Context, sandboxID string, spec
 	return snap, b.waitSnapshotReady(ctx, snap.ID)
 }
 
-func (b *Builder) installPackages(ctx context.Context, sandboxID string, packages []string, logs *buildLog) error {
-	ex, err := b.api.execd(ctx, sandboxID)
+func (b *Builder) installPackages(ctx context.Context, sb builderSandbox, packages []string, logs *buildLog) error {
+	ex, err := b.api.execd(ctx, sb.id)
 	if err != nil {
 		return atStage(builders.StageTemplateBuild, fmt.Errorf("reaching execd: %w", err))
 	}
-	if err := ex.waitReady(ctx, b.pollInterval); err != nil {
+	// execd answers nothing once the sandbox ended, so the wait for it checks that it still runs.
+	if err := ex.waitReady(ctx, b.pollInterval, func() error { return b.waitRunning(ctx, sb) }); err != nil {
+		if builders.StageOf(err, "") != "" {
+			return err // the sandbox ended: waitRunning said why
+		}
 		return atStage(builders.StageTemplateBuild, err)
 	}
 	req := installCommand(ctx, packages)
@@ -126,6 +154,15 @@ func (b *Builder) deleteBuilderSandbox(ctx context.Context, id string, logs *bui
 		return
 	}
 	logs.addf("builder sandbox %s deleted", id)
+}
+
+// timeoutHint points at the provider setting when the server refused the sandbox's timeout
+// (validators.py ensure_timeout_within_limit: "Sandbox timeout Ns exceeds configured maximum").
+func timeoutHint(err error) string {
+	if e, ok := asAPIError(err); ok && e.StatusCode == http.StatusBadRequest && strings.Contains(e.Message, "exceeds configured maximum") {
+		return "; set max_sandbox_timeout_seconds in the provider's opensandbox block to the server's server.max_sandbox_timeout_seconds"
+	}
+	return ""
 }
 
 // createStage tells an image pull failure reported synchronously (the Docker runtime answers

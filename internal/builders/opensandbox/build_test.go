@@ -55,7 +55,7 @@ func TestBuildInstallsPackagesBeforeTheSnapshot(t *testing.T) {
 		return opensandboxemu.CommandResult{Stdout: []string{"Successfully installed numpy-2.0.0"}, Stderr: []string{"a pip notice"}}
 	}})
 	s := spec("ds")
-	s.Packages = []string{"numpy==2.0.0", "pandas>=2", "it's"}
+	s.Packages = []string{"numpy==2.0.0", "pandas>=2", "pywin32; sys_platform == 'win32'"}
 	got := builders.Ensure(context.Background(), h.b, s)
 	if got.Status != builders.StatusSuccess {
 		t.Fatalf("Ensure = %+v", got)
@@ -65,7 +65,7 @@ func TestBuildInstallsPackagesBeforeTheSnapshot(t *testing.T) {
 		t.Fatalf("the snapshot must capture the install: %+v", snaps)
 	}
 	cmd := snaps[0].Commands[0]
-	wantCmd := `python3 -m pip install --no-input --disable-pip-version-check 'numpy==2.0.0' 'pandas>=2' 'it'\''s'`
+	wantCmd := `python3 -m pip install --no-input --disable-pip-version-check 'numpy==2.0.0' 'pandas>=2' 'pywin32; sys_platform == '\''win32'\'''`
 	if cmd.Command != wantCmd || cmd.Envs["PIP_BREAK_SYSTEM_PACKAGES"] != "1" {
 		t.Errorf("command = %q envs %v, want %q", cmd.Command, cmd.Envs, wantCmd)
 	}
@@ -104,7 +104,7 @@ func TestBuildPassesBasicAuthThroughExactly(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := spec("private")
-	s.Image, s.RegistryAuth = image, auth
+	s.Image, s.RegistryAuth, s.StartCmd = image, auth, ptr("")
 	h.b.registryLogin = func(context.Context, string, *builders.RegistryAuth) (string, builders.Secret, error) {
 		t.Error("basic auth must not go through the registry login exchange")
 		return "", builders.Secret{}, nil
@@ -138,7 +138,7 @@ func TestBuildExchangesCloudCredentials(t *testing.T) {
 				return tt.user, builders.NewSecret(tt.token), nil
 			}
 			s := spec("cloud")
-			s.Image, s.RegistryAuth = tt.image, tt.auth
+			s.Image, s.RegistryAuth, s.StartCmd = tt.image, tt.auth, ptr("")
 			got := builders.Ensure(context.Background(), h.b, s)
 			if got.Status != builders.StatusSuccess {
 				t.Fatalf("Ensure = %+v", got)
@@ -198,9 +198,9 @@ func TestBuildImagePullFailures(t *testing.T) {
 		auth          *builders.RegistryAuth
 		wantSandboxes int
 	}{
-		{"sandbox fails with a pull reason", opensandboxemu.Options{UnpullableImages: []string{"ghcr.io/nope/missing:1"}}, "ghcr.io/nope/missing:1", nil, 1},
-		{"wrong credentials", opensandboxemu.Options{PrivateImages: map[string]opensandboxemu.ImageAuth{private: {Username: "robot", Password: "right"}}}, private, wrong, 1},
-		{"docker runtime answers the create with 500", opensandboxemu.Options{UnpullableImages: []string{"ghcr.io/nope/missing:1"}, PullFailsOnCreate: true}, "ghcr.io/nope/missing:1", nil, 0},
+		{"a pending sandbox fails with a pull reason", opensandboxemu.Options{UnpullableImages: []string{"ghcr.io/nope/missing:1"}, PendingPolls: 1}, "ghcr.io/nope/missing:1", nil, 1},
+		{"wrong credentials", opensandboxemu.Options{PrivateImages: map[string]opensandboxemu.ImageAuth{private: {Username: "robot", Password: "right"}}}, private, wrong, 0},
+		{"docker runtime answers the create with 500", opensandboxemu.Options{UnpullableImages: []string{"ghcr.io/nope/missing:1"}}, "ghcr.io/nope/missing:1", nil, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHarness(t, tt.opts)

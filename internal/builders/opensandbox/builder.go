@@ -10,9 +10,10 @@ import (
 // Builder makes OpenSandbox templates (named snapshots). It implements builders.Builder and
 // builders.Deleter.
 type Builder struct {
-	api           *client
-	pollInterval  time.Duration
-	registryLogin RegistryLoginFunc
+	api               *client
+	pollInterval      time.Duration
+	registryLogin     RegistryLoginFunc
+	maxSandboxTimeout int // seconds
 }
 
 var (
@@ -26,6 +27,10 @@ func New(cfg Config) (*Builder, error) {
 	if err != nil {
 		return nil, builders.AtStage(builders.StageValidation, err)
 	}
+	maxTimeout, err := cfg.maxSandboxTimeoutSeconds()
+	if err != nil {
+		return nil, builders.AtStage(builders.StageValidation, err)
+	}
 	httpClient := cfg.HTTPClient
 	if httpClient == nil {
 		httpClient = &http.Client{}
@@ -35,9 +40,10 @@ func New(cfg Config) (*Builder, error) {
 		poll = DefaultPollInterval
 	}
 	return &Builder{
-		api:           &client{base: base, apiKey: cfg.APIKey, http: httpClient, retryDelay: defaultRetryDelay},
-		pollInterval:  poll,
-		registryLogin: cfg.RegistryLogin,
+		api:               &client{base: base, apiKey: cfg.APIKey, http: httpClient, retryDelay: defaultRetryDelay},
+		pollInterval:      poll,
+		registryLogin:     cfg.RegistryLogin,
+		maxSandboxTimeout: maxTimeout,
 	}, nil
 }
 

@@ -22,6 +22,11 @@ const (
 // DefaultDomain is the SDKs' default server address (sdks/sandbox/go constants.go).
 const DefaultDomain = "localhost:8080"
 
+// DefaultMaxSandboxTimeoutSeconds is the sandbox lifetime cap assumed when Config sets none: the
+// server.max_sandbox_timeout_seconds of OpenSandbox's example configurations (one day). A server
+// without a cap (its default) accepts it too.
+const DefaultMaxSandboxTimeoutSeconds = 86400
+
 // DefaultPollInterval is how often sandbox and snapshot states are polled.
 const DefaultPollInterval = 2 * time.Second
 
@@ -46,6 +51,10 @@ type Config struct {
 	PollInterval time.Duration
 	// RegistryLogin exchanges AWS and GCP registry credentials; basic auth never calls it.
 	RegistryLogin RegistryLoginFunc
+	// MaxSandboxTimeoutSeconds is the server's server.max_sandbox_timeout_seconds: the builder
+	// sandbox's timeout stays within it (a larger one is a 400). Zero means
+	// DefaultMaxSandboxTimeoutSeconds; the API minimum is 60.
+	MaxSandboxTimeoutSeconds int
 }
 
 // ConfigFromEnv returns a Config from OPEN_SANDBOX_API_KEY, OPEN_SANDBOX_DOMAIN and
@@ -60,6 +69,17 @@ func ConfigFromEnv() Config {
 		cfg.APIKey = builders.NewSecret(key)
 	}
 	return cfg
+}
+
+func (c Config) maxSandboxTimeoutSeconds() (int, error) {
+	switch {
+	case c.MaxSandboxTimeoutSeconds == 0:
+		return DefaultMaxSandboxTimeoutSeconds, nil
+	case c.MaxSandboxTimeoutSeconds < minSandboxTimeout:
+		return 0, fmt.Errorf("opensandbox: max_sandbox_timeout_seconds must be at least %d (the API's minimum sandbox timeout), got %d",
+			minSandboxTimeout, c.MaxSandboxTimeoutSeconds)
+	}
+	return c.MaxSandboxTimeoutSeconds, nil
 }
 
 // lifecycleURL resolves BaseURL, or Domain the way the SDKs' GetBaseURL + "/v1" does.

@@ -2,7 +2,11 @@ package opensandbox
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
 
 // CodeInterpreterImage is OpenSandbox's code-interpreter image at the version whose entrypoint
@@ -13,9 +17,14 @@ import (
 const CodeInterpreterImage = "opensandbox/code-interpreter:v1.1.0"
 
 // CodeInterpreterEntrypoint starts the code interpreter (Jupyter on 44771) in images built on
-// CodeInterpreterImage. It is the builder sandbox's entrypoint when start_cmd is empty, so an
-// image without it must set start_cmd.
+// CodeInterpreterImage. It is the builder sandbox's entrypoint when start_cmd is unset: the
+// design's default, which other images cannot run (see entrypoint).
 var CodeInterpreterEntrypoint = []string{"/opt/code-interpreter/code-interpreter.sh"}
+
+// NeutralEntrypoint keeps a sandbox alive and starts nothing: the SDKs' default entrypoint (Go SDK
+// DefaultEntrypoint, JS SDK DEFAULT_ENTRYPOINT) and what a restore without one runs (OSB
+// services/snapshot_restore.py DEFAULT_SNAPSHOT_RESTORE_ENTRYPOINT). start_cmd = "" selects it.
+var NeutralEntrypoint = []string{"tail", "-f", "/dev/null"}
 
 // DefaultResourceLimits size the builder sandbox; the API requires resourceLimits. They are the
 // Go SDK's DefaultResourceLimits (constants.go). Snapshots carry no sizing, so cpu_count and
@@ -23,29 +32,64 @@ var CodeInterpreterEntrypoint = []string{"/opt/code-interpreter/code-interpreter
 var DefaultResourceLimits = map[string]string{"cpu": "1", "memory": "2Gi"}
 
 // Builder sandboxes expire on their own even if deleting them fails: the build's deadline plus a
-// margin, or builderSandboxTTL without one. The API minimum is 60 seconds.
+// margin, or builderSandboxTTL without one, never above the server's cap. The API minimum is 60
+// seconds.
 const (
 	builderSandboxTTL    = 2 * time.Hour
 	builderSandboxMargin = 10 * time.Minute
 	minSandboxTimeout    = 60
 )
 
-// entrypoint is the builder sandbox's main process: start_cmd run by a shell, so quoting, pipes
-// and env expansion work as typed (it must keep running, or the sandbox stops), else the code
-// interpreter's.
-func entrypoint(startCmd string, _ bool) []string {
-	if startCmd == "" {
+// SandboxEntrypoint is the entrypoint of the builder sandbox for a start_cmd (nil when unset).
+// A snapshot keeps no process, so it is also what whoever starts a sandbox from the template must
+// pass as CreateSandboxRequest.entrypoint: without one, a restore runs NeutralEntrypoint.
+func SandboxEntrypoint(startCmd *string) []string {
+	return entrypoint(builders.TemplateSpec{StartCmd: startCmd}.StartCommand(""))
+}
+
+// entrypoint is the builder sandbox's main process. The server's bootstrap ends the sandbox when
+// it ends (OSB components/execd/bootstrap.sh), so it must keep running: unset (defaulted) is the
+// code interpreter's; "" is NeutralEntrypoint; anything else runs through a shell, so quoting,
+// pipes and env expansion work as typed.
+func entrypoint(startCmd string, defaulted bool) []string {
+	switch {
+	case defaulted:
 		return append([]string(nil), CodeInterpreterEntrypoint...)
+	case startCmd == "":
+		return append([]string(nil), NeutralEntrypoint...)
 	}
 	return []string{"sh", "-c", startCmd}
 }
 
-func sandboxTimeoutSeconds(ctx context.Context) int {
+// endedHint says why a builder sandbox can end by itself and what to set instead.
+func endedHint(startCmd string, defaulted bool) string {
+	if defaulted {
+		return fmt.Sprintf("start_cmd is not set, so the builder sandbox ran the default entrypoint %s, which only "+
+			"images built on %s have; a sandbox ends when its entrypoint does. Set start_cmd to the command "+
+			"your image starts with, or start_cmd = \"\" to start none", CodeInterpreterEntrypoint[0], CodeInterpreterImage)
+	}
+	if startCmd == "" {
+		return "the sandbox ended although its entrypoint was " + strings.Join(NeutralEntrypoint, " ")
+	}
+	return fmt.Sprintf("a sandbox ends when its entrypoint does: start_cmd (%q) must keep running, or set start_cmd = \"\" to start none", startCmd)
+}
+
+// sandboxTimeoutSeconds is the builder sandbox's timeout: long enough to outlive the build, within
+// the server's cap. A build allowed to run longer than the cap is refused before it starts.
+func sandboxTimeoutSeconds(ctx context.Context, maxSeconds int) (int, error) {
+	limit := time.Duration(maxSeconds) * time.Second
 	ttl := builderSandboxTTL
 	if deadline, ok := ctx.Deadline(); ok {
-		ttl = time.Until(deadline) + builderSandboxMargin
+		budget := time.Until(deadline)
+		if budget > limit {
+			return 0, fmt.Errorf("the build may take up to %s (its create or update timeout), but OpenSandbox sandboxes "+
+				"may live at most %s (max_sandbox_timeout_seconds = %d): lower the resource's timeouts to at most %s, or raise "+
+				"max_sandbox_timeout_seconds in the provider's opensandbox block if the server's "+
+				"server.max_sandbox_timeout_seconds allows it", budget.Round(time.Second), limit, maxSeconds, limit)
+		}
+		ttl = budget + builderSandboxMargin
 	}
-	return max(int(ttl/time.Second), minSandboxTimeout)
+	return max(int(min(ttl, limit)/time.Second), minSandboxTimeout), nil
 }
 
 // builderMetadata labels the builder sandbox for anyone cleaning up by hand. Values follow k8s

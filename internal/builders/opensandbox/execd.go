@@ -42,8 +42,9 @@ func (c *client) execd(ctx context.Context, sandboxID string) (*execd, error) {
 	return &execd{base: base, headers: ep.Headers, http: c.http}, nil
 }
 
-// waitReady polls /ping: execd can start serving a moment after the sandbox is Running.
-func (e *execd) waitReady(ctx context.Context, interval time.Duration) error {
+// waitReady polls /ping: execd can start serving a moment after the sandbox is Running. Between
+// failed pings, alive tells whether the sandbox still runs (an error ends the wait).
+func (e *execd) waitReady(ctx context.Context, interval time.Duration, alive func() error) error {
 	ctx, cancel := context.WithTimeoutCause(ctx, execdReadyTimeout, errors.New("execd did not answer /ping"))
 	defer cancel()
 	for {
@@ -53,6 +54,9 @@ func (e *execd) waitReady(ctx context.Context, interval time.Duration) error {
 			if resp.StatusCode == http.StatusOK {
 				return nil
 			}
+		}
+		if err := alive(); err != nil {
+			return err
 		}
 		if err := apihttp.Sleep(ctx, interval); err != nil {
 			return fmt.Errorf("opensandbox: waiting for execd: %w (%w)", err, context.Cause(ctx))

@@ -48,12 +48,13 @@ func (c *client) deleteSnapshot(ctx context.Context, id string) error {
 	return c.call(ctx, http.MethodDelete, "snapshots/"+url.PathEscape(id), nil, nil, nil)
 }
 
-// snapshotsNamed pages through GET /snapshots (which has no name filter) and keeps those named
-// name, optionally only in the given states (filtered by the server).
+// snapshotsNamed pages through GET /snapshots?name= and keeps those named name, optionally only in
+// the given states (filtered by the server). Servers before OpenSandbox PR #1301 (2026-07) ignore
+// ?name= and list every snapshot, so the name is filtered here as well.
 func (c *client) snapshotsNamed(ctx context.Context, name string, states ...string) ([]snapshot, error) {
 	var named []snapshot
 	for page := 1; page <= maxSnapshotPages; page++ {
-		query := url.Values{"page": {strconv.Itoa(page)}, "pageSize": {strconv.Itoa(snapshotPageSize)}}
+		query := url.Values{"name": {name}, "page": {strconv.Itoa(page)}, "pageSize": {strconv.Itoa(snapshotPageSize)}}
 		if len(states) > 0 {
 			query["state"] = states
 		}

@@ -79,17 +79,29 @@ func (b *Builder) deleteSettledSnapshot(ctx context.Context, id string) error {
 	}
 }
 
-// deleteOlderSnapshots settles the name on the snapshot just built: every other snapshot with the
-// name goes. One that cannot go now (409: still Creating, a concurrent build) stays, and
-// newest-Ready-wins decides later. Failures are logged; the new template is ready regardless.
-func (b *Builder) deleteOlderSnapshots(ctx context.Context, name, keepID string, logs *buildLog) {
+// settleName leaves the name to the newest Ready snapshot, so that builds of one name converge
+// however they interleave. It deletes only snapshots no newer than mine (the one this build made),
+// other than the newest Ready one: mine too, when a newer Ready one already exists. A newer
+// snapshot is never touched: its own build settles the name when it ends, and sees mine then.
+// One that cannot go now (409: still Creating, a concurrent build) stays for that build to delete
+// itself. Failures are logged; the template is usable regardless.
+func (b *Builder) settleName(ctx context.Context, name string, mine snapshot, logs *buildLog) {
 	named, err := b.api.snapshotsNamed(ctx, name)
 	if err != nil {
 		logs.addf("warning: could not list older snapshots named %s: %v", name, err)
 		return
 	}
+	winner := mine
 	for _, s := range named {
-		if s.ID == keepID {
+		if s.Status.State == snapshotReady && newer(s, winner) > 0 {
+			winner = s
+		}
+	}
+	if winner.ID != mine.ID {
+		logs.addf("a newer snapshot %s (%s) was built meanwhile and serves the name", name, winner.ID)
+	}
+	for _, s := range named {
+		if s.ID == winner.ID || newer(s, mine) > 0 {
 			continue
 		}
 		switch err := b.api.deleteSnapshot(ctx, s.ID); {
@@ -99,4 +111,24 @@ func (b *Builder) deleteOlderSnapshots(ctx context.Context, name, keepID string,
 			logs.addf("warning: kept older snapshot %s (%s): %v", name, s.ID, err)
 		}
 	}
+}
+
+// superseded tells whether mine vanished while this build waited for it because a newer build of
+// the name settled it away (settleName deletes a Ready snapshot older than its own): the name then
+// has a newer Ready snapshot, so the template this build was asked for is there.
+func (b *Builder) superseded(ctx context.Context, name string, mine snapshot, err error, logs *buildLog) bool {
+	if mine.ID == "" || !IsNotFound(err) {
+		return false
+	}
+	ready, listErr := b.api.snapshotsNamed(ctx, name, snapshotReady)
+	if listErr != nil {
+		return false
+	}
+	for _, s := range ready {
+		if newer(s, mine) > 0 {
+			logs.addf("snapshot %s (%s) was replaced by the newer %s of a concurrent build", name, mine.ID, s.ID)
+			return true
+		}
+	}
+	return false
 }

@@ -3,16 +3,26 @@ package opensandbox
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/opensandboxemu"
 )
 
+// Lookups send ?name= and still filter by name themselves: servers before 2026-07 ignore it.
 func TestIsUsableAndResolve(t *testing.T) {
+	for _, oldServer := range []bool{false, true} {
+		t.Run(map[bool]string{false: "name filter", true: "old server"}[oldServer], func(t *testing.T) {
+			testIsUsableAndResolve(t, oldServer)
+		})
+	}
+}
+
+func testIsUsableAndResolve(t *testing.T, oldServer bool) {
 	ctx := context.Background()
 	// A page size of 2 spreads the snapshots below over several pages.
-	h := newHarness(t, opensandboxemu.Options{MaxPageSize: 2, CreatingPolls: -1})
+	h := newHarness(t, opensandboxemu.Options{MaxPageSize: 2, CreatingPolls: -1, IgnoreSnapshotNameFilter: oldServer})
 
 	if usable, err := h.b.IsUsable(ctx, "py"); usable || err != nil {
 		t.Fatalf("none: IsUsable = %v, %v", usable, err)
@@ -45,6 +55,11 @@ func TestIsUsableAndResolve(t *testing.T) {
 	}
 	if h.count("GET", "/snapshots") < 2 {
 		t.Error("lookups must page through the list")
+	}
+	for _, r := range h.emu.Requests() {
+		if r.Method == "GET" && strings.HasSuffix(r.Path, "/snapshots") && !strings.Contains(r.Query, "name=py") {
+			t.Errorf("a lookup without ?name=py: %s", r.Query)
+		}
 	}
 }
 

@@ -9,27 +9,28 @@ import (
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
-// waitRunning polls the sandbox until Running. Failed (or stopping on its own) is an error: an
-// image pull reason is IMAGE_PULL, anything else TEMPLATE_CREATE. Unknown states are waited out,
-// as the spec asks clients to tolerate them.
-func (b *Builder) waitRunning(ctx context.Context, id string) error {
+// waitRunning polls the builder sandbox until Running. Failed (or stopping on its own) is an
+// error: an image pull reason is IMAGE_PULL; anything else means the entrypoint ended, which
+// ends the sandbox (OSB components/execd/bootstrap.sh), and the error says what to set. Unknown
+// states are waited out, as the spec asks clients to tolerate them.
+func (b *Builder) waitRunning(ctx context.Context, sb builderSandbox) error {
 	for {
-		sb, err := b.api.getSandbox(ctx, id)
+		got, err := b.api.getSandbox(ctx, sb.id)
 		if err != nil {
-			return atStage(builders.StageTemplateCreate, fmt.Errorf("waiting for builder sandbox %s: %w", id, err))
+			return atStage(builders.StageTemplateCreate, fmt.Errorf("waiting for builder sandbox %s: %w", sb.id, err))
 		}
-		switch sb.Status.State {
+		switch got.Status.State {
 		case stateRunning:
 			return nil
 		case stateFailed, stateStopping, stateTerminated:
-			stage := builders.StageTemplateCreate
-			if isImagePullFailure(sb.Status.Reason, sb.Status.Message) {
-				stage = builders.StageImagePull
+			if isImagePullFailure(got.Status.Reason, got.Status.Message) {
+				return builders.AtStage(builders.StageImagePull, fmt.Errorf("builder sandbox %s is %s%s", sb.id, got.Status.State, describe(got.Status)))
 			}
-			return builders.AtStage(stage, fmt.Errorf("builder sandbox %s is %s%s", id, sb.Status.State, describe(sb.Status)))
+			return builders.AtStage(builders.StageTemplateCreate, fmt.Errorf("builder sandbox %s ended (%s%s): %s",
+				sb.id, got.Status.State, describe(got.Status), endedHint(sb.startCmd, sb.defaulted)))
 		}
 		if err := apihttp.Sleep(ctx, b.pollInterval); err != nil {
-			return builders.AtStage(builders.StageTemplateCreate, fmt.Errorf("waiting for builder sandbox %s to run: %w", id, err))
+			return builders.AtStage(builders.StageTemplateCreate, fmt.Errorf("waiting for builder sandbox %s to run: %w", sb.id, err))
 		}
 	}
 }

@@ -1,16 +1,23 @@
 // Package opensandboxemu is an in-process fake of the OpenSandbox lifecycle API and the subset of
-// the execd API that the opensandbox builder uses, for tests that must not need Docker.
-//
-// It follows the shapes of the OpenSandbox specs (sandbox-lifecycle.yml, execd-api.yaml):
+// the execd API that the opensandbox builder and the official SDKs use, for tests that must not
+// need Docker. Where the spec and the server disagree, it follows the server
+// (opensandbox-group/OpenSandbox server/opensandbox_server/...), as cited at each place:
 //   - lifecycle routes are served both at the root and under /v1, as the real server mounts them;
-//   - sandboxes go Pending → Running and snapshots Creating → Ready (or Failed) as they are polled,
-//     so state machines advance without timers;
+//   - POST /sandboxes answers a Running sandbox, as the Docker runtime does (Options.PendingPolls
+//     opts into Pending, for wait tests); snapshots go Creating → Ready (or Failed) as polled;
+//   - a sandbox lives as long as its entrypoint (bootstrap.go, components/execd/bootstrap.sh): an
+//     entrypoint its image cannot run ends it, Failed with the exit code in its status; which
+//     image holds what is the data of image_catalogue.go;
+//   - a restore without entrypoint runs `tail -f /dev/null` (snapshot_restore.py);
+//   - GET /snapshots?name= filters by exact name (Options.IgnoreSnapshotNameFilter: an old server);
+//   - a timeout above Options.MaxSandboxTimeoutSeconds is 400 (validators.py);
 //   - HTTPException-style errors are {code,message}; body validation errors are FastAPI's
 //     422 {detail:[...]} (including the echoed "input", as FastAPI does);
 //   - execd for a sandbox lives under /execd/{sandboxId} on the same listener; the endpoint API
 //     returns that address without a scheme, with the access token in the endpoint headers.
 //
 // Failure injection: private and unpullable images, failing snapshots, command results, and
-// HTTP faults (5xx, 429) on any route. Inspection: Sandboxes (deleted ones included), Snapshots,
-// Requests.
+// HTTP faults (5xx, 429, optionally echoing the request body) on any route, from Go or from
+// outside under ControlPath (control.go). Inspection: Sandboxes (deleted ones included),
+// Snapshots, Requests.
 package opensandboxemu

@@ -19,8 +19,18 @@ func (s *Server) execd(h func(http.ResponseWriter, *http.Request, *Sandbox)) htt
 	return func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		sb := s.liveSandbox(r.PathValue("sandboxId"), w)
+		state := ""
+		if sb != nil {
+			s.observe(sb)
+			state = sb.State
+		}
 		s.mu.Unlock()
 		if sb == nil {
+			return
+		}
+		if state != StateRunning {
+			// execd runs inside the container: nothing answers once it stopped (or before it started).
+			writeError(w, http.StatusBadGateway, "SANDBOX_UNREACHABLE", "sandbox "+sb.ID+" is "+state+": connection refused")
 			return
 		}
 		if r.Header.Get(ExecdTokenHeader) != sb.accessToken {
@@ -53,7 +63,7 @@ func (s *Server) runCommand(w http.ResponseWriter, r *http.Request, sb *Sandbox)
 	id := fmt.Sprintf("cmd-%s-%d", sb.ID, len(sb.Commands))
 	s.mu.Unlock()
 
-	result := CommandResult{}
+	result := shellResult(*req.Command)
 	if s.opts.CommandResult != nil {
 		result = s.opts.CommandResult(*req.Command)
 	}

@@ -8,12 +8,15 @@ import (
 // Fault makes the next Count requests matching Method and PathPrefix fail with Status before they
 // are handled. An empty Method matches any method; PathPrefix matches the path with or without /v1.
 type Fault struct {
-	Method     string
-	PathPrefix string
-	Status     int // e.g. 500, 503, 429
-	Count      int
+	Method     string `json:"method"`
+	PathPrefix string `json:"pathPrefix"`
+	Status     int    `json:"status"` // e.g. 500, 503, 429
+	Count      int    `json:"count"`
 	// RetryAfter, when set, is sent as the Retry-After header (seconds).
-	RetryAfter string
+	RetryAfter string `json:"retryAfter"`
+	// EchoBody puts the request body in the error message, as FastAPI's 422 echoes its input and
+	// proxies echo requests: a client must never print such a message whole (it may hold secrets).
+	EchoBody bool `json:"echoBody"`
 }
 
 // InjectFault arms a fault. Faults are consumed in the order they were added.
@@ -34,6 +37,14 @@ func (s *Server) takeFault(r *http.Request) *Fault {
 		}
 	}
 	return nil
+}
+
+// message is the injected error's message, with the request body when EchoBody asks for it.
+func (f *Fault) message(body []byte) string {
+	if f.EchoBody {
+		return "injected fault; request body: " + string(body)
+	}
+	return "injected fault"
 }
 
 func (f *Fault) code() string {

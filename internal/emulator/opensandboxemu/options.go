@@ -2,14 +2,23 @@ package opensandboxemu
 
 import "net/http"
 
-// Options configure a Server. The zero value is a permissive server that accepts any API key.
+// Options configure a Server. The zero value is a permissive server that accepts any API key and
+// behaves like a current server on the Docker runtime.
 type Options struct {
 	// APIKey, when set, is the only OPEN-SANDBOX-API-KEY accepted (401 otherwise).
 	APIKey string
 
-	// PendingPolls is how many GETs of a new sandbox answer Pending before it turns Running.
-	// Zero means 1; negative keeps sandboxes Pending forever (for cancellation tests).
+	// PendingPolls is for wait tests only. Zero, the default, answers POST /sandboxes with a
+	// Running sandbox, as real runtimes do (docker_service.py create_sandbox answers
+	// CONTAINER_RUNNING; kubernetes_service.py waits for Running before answering). A positive
+	// value answers Pending and keeps the sandbox Pending for that many GETs; negative keeps it
+	// Pending forever (cancellation tests).
 	PendingPolls int
+	// EntrypointExitsAfter models the race real servers have: the Docker runtime answers Running
+	// once the container started, before an entrypoint that fails at once has ended it. That many
+	// requests about such a sandbox (GETs, execd calls, snapshot creates) still see it Running;
+	// zero ends it before any.
+	EntrypointExitsAfter int
 	// CreatingPolls is how many GETs of a new snapshot answer Creating before it settles.
 	// Zero means 1; negative keeps snapshots Creating forever.
 	CreatingPolls int
@@ -18,19 +27,32 @@ type Options struct {
 	// Zero means 200.
 	MaxPageSize int
 
+	// MaxSandboxTimeoutSeconds is the server's server.max_sandbox_timeout_seconds: a create whose
+	// timeout is above it is a 400 (validators.py ensure_timeout_within_limit). Zero means no cap,
+	// the server's default (config.py).
+	MaxSandboxTimeoutSeconds int
+	// IgnoreSnapshotNameFilter makes GET /snapshots ignore ?name=, as servers before OpenSandbox
+	// PR #1301 (2026-07) do.
+	IgnoreSnapshotNameFilter bool
+
+	// Images adds to the image catalogue (image_catalogue.go): an image URI and the files it holds,
+	// e.g. a private image built on the code-interpreter image.
+	Images map[string][]string
+
 	// PrivateImages maps an image URI to the only credentials that can pull it. A sandbox
-	// created from it with other (or no) credentials fails with an image pull reason.
+	// created from it with other (or no) credentials fails to pull.
 	PrivateImages map[string]ImageAuth
-	// UnpullableImages never pull: the sandbox goes Failed with an image pull reason.
+	// UnpullableImages never pull. A pull failure answers the create with 500
+	// DOCKER::SANDBOX_IMAGE_PULL_FAILED, as the Docker runtime pulls before it answers
+	// (docker/container_ops.py); with PendingPolls set, the sandbox goes Failed with an
+	// ErrImagePull reason instead, as a Kubernetes pod does.
 	UnpullableImages []string
-	// PullFailsOnCreate reports pull failures the way the Docker runtime does, synchronously as
-	// 500 DOCKER::SANDBOX_IMAGE_PULL_FAILED from POST /sandboxes, instead of a Failed sandbox.
-	PullFailsOnCreate bool
 
 	// FailSnapshots makes every snapshot end Failed instead of Ready.
 	FailSnapshots bool
 
-	// CommandResult decides the outcome of an execd command. Nil means exit 0, no output.
+	// CommandResult decides the outcome of an execd command. Nil means the small shell of
+	// commands.go (echo, exit, true, false; anything else succeeds silently).
 	CommandResult func(command string) CommandResult
 
 	// OnRequest, when set, sees every request before it is handled (tests use it to cancel a
@@ -46,12 +68,11 @@ type ImageAuth struct {
 
 // CommandResult is what an emulated execd command prints and how it exits.
 type CommandResult struct {
-	ExitCode int
-	Stdout   []string
-	Stderr   []string
+	ExitCode int      `json:"exitCode"`
+	Stdout   []string `json:"stdout"`
+	Stderr   []string `json:"stderr"`
 }
 
-func (o Options) pendingPolls() int  { return defaultIfZero(o.PendingPolls, 1) }
 func (o Options) creatingPolls() int { return defaultIfZero(o.CreatingPolls, 1) }
 func (o Options) maxPageSize() int   { return defaultIfZero(o.MaxPageSize, 200) }
 

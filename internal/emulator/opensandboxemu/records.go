@@ -22,6 +22,14 @@ type Sandbox struct {
 
 	polls       int
 	accessToken string
+	runsImage   string // the image the container runs: its own, or its snapshot's
+	exit        *pendingExit
+}
+
+// pendingExit is an entrypoint's end that requests have not seen yet (Options.EntrypointExitsAfter).
+type pendingExit struct {
+	code       int
+	seenBefore int // requests that still see the sandbox Running
 }
 
 // Command is one execd command as received.
@@ -36,6 +44,7 @@ type Snapshot struct {
 	ID        string
 	SandboxID string
 	Name      string
+	Image     string // what a restore runs: the source sandbox's image (snapshot_restore.py)
 	State     string
 	Reason    string
 	Message   string

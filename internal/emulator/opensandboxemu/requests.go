@@ -15,12 +15,14 @@ type Request struct {
 	Body   []byte
 }
 
-func (s *Server) record(r *http.Request) {
+// record keeps r and returns its body (r.Body is replaced, so handlers can still read it).
+func (s *Server) record(r *http.Request) []byte {
 	body, _ := io.ReadAll(r.Body)
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body})
+	return body
 }
 
 // Requests returns every request received so far, in order.
@@ -53,11 +55,14 @@ func (s *Server) Snapshots() []Snapshot {
 }
 
 // AddSnapshot seeds a snapshot in the given state (as if an earlier build had made it) and
-// returns its id.
-func (s *Server) AddSnapshot(name, state string) string {
+// returns its id. A restore runs it on an image with only a shell and coreutils.
+func (s *Server) AddSnapshot(name, state string) string { return s.SeedSnapshot(name, state, "") }
+
+// SeedSnapshot is AddSnapshot of a snapshot taken from a sandbox of image.
+func (s *Server) SeedSnapshot(name, state, image string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	id, now := s.nextID("snap")
-	s.snapshots = append(s.snapshots, &Snapshot{ID: id, SandboxID: "seeded", Name: name, State: state, CreatedAt: now})
+	s.snapshots = append(s.snapshots, &Snapshot{ID: id, SandboxID: "seeded", Name: name, Image: image, State: state, CreatedAt: now})
 	return id
 }

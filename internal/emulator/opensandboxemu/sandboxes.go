@@ -17,34 +17,79 @@ func (s *Server) createSandbox(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	id, now := s.nextID("sbx")
+	if limit := s.opts.MaxSandboxTimeoutSeconds; limit > 0 && req.Timeout != nil && *req.Timeout > limit {
+		// validators.py ensure_timeout_within_limit
+		writeError(w, http.StatusBadRequest, "SANDBOX::INVALID_PARAMETER",
+			fmt.Sprintf("Sandbox timeout %ds exceeds configured maximum of %ds.", *req.Timeout, limit))
+		return
+	}
 	sb := &Sandbox{
-		ID: id, Entrypoint: req.Entrypoint, ResourceLimits: req.ResourceLimits, Env: req.Env, Metadata: req.Metadata,
-		Timeout: req.Timeout, State: StatePending, Reason: "provisioning", CreatedAt: now, accessToken: "execd-token-" + id,
+		Entrypoint: req.Entrypoint, ResourceLimits: req.ResourceLimits, Env: req.Env, Metadata: req.Metadata,
+		Timeout: req.Timeout,
 	}
 	if req.Image != nil {
-		sb.Image, sb.Auth = req.Image.URI, req.Image.Auth
+		sb.Image, sb.Auth, sb.runsImage = req.Image.URI, req.Image.Auth, req.Image.URI
 	}
 	if req.SnapshotID != nil {
-		if !s.restorable(*req.SnapshotID, w) {
+		sn := s.restorable(*req.SnapshotID, w)
+		if sn == nil {
 			return
 		}
-		sb.SnapshotID = *req.SnapshotID
+		sb.SnapshotID, sb.runsImage = sn.ID, sn.Image
+		if len(sb.Entrypoint) == 0 { // snapshot_restore.py DEFAULT_SNAPSHOT_RESTORE_ENTRYPOINT
+			sb.Entrypoint = []string{"tail", "-f", "/dev/null"}
+		}
 	}
-	if reason := s.pullFailure(sb); reason != "" && s.opts.PullFailsOnCreate {
+	pending := s.opts.PendingPolls != 0
+	if reason := s.pullFailure(sb); reason != "" && !pending {
 		writeError(w, http.StatusInternalServerError, "DOCKER::SANDBOX_IMAGE_PULL_FAILED", fmt.Sprintf("Failed to pull image %s: %s", sb.Image, reason))
 		return
+	}
+	id, now := s.nextID("sbx")
+	sb.ID, sb.CreatedAt, sb.accessToken = id, now, "execd-token-"+id
+	sb.State, sb.Reason, sb.Message = StateRunning, "CONTAINER_RUNNING", "Sandbox container started successfully."
+	if pending {
+		sb.State, sb.Reason, sb.Message = StatePending, "CONTAINER_STARTING", "Sandbox container is starting."
 	}
 	s.sandboxes = append(s.sandboxes, sb)
 	w.Header().Set("Location", "/v1/sandboxes/"+id)
 	writeJSON(w, http.StatusAccepted, map[string]any{
-		"id": sb.ID, "status": statusJSON{State: sb.State, Reason: sb.Reason}, "metadata": sb.Metadata,
+		"id": sb.ID, "status": statusJSON{State: sb.State, Reason: sb.Reason, Message: sb.Message}, "metadata": sb.Metadata,
 		"createdAt": timestamp(sb.CreatedAt), "entrypoint": sb.Entrypoint,
 	})
+	if !pending {
+		s.start(sb) // the container started; its entrypoint may end it right away
+	}
 }
 
-// restorable checks a snapshotId like snapshot_restore.py. Callers hold mu.
-func (s *Server) restorable(snapshotID string, w http.ResponseWriter) bool {
+// start runs the entrypoint of a sandbox that just turned Running. Callers hold mu.
+func (s *Server) start(sb *Sandbox) {
+	code, ends := s.entrypointExit(sb.runsImage, sb.Entrypoint)
+	switch {
+	case !ends:
+	case s.opts.EntrypointExitsAfter > 0:
+		sb.exit = &pendingExit{code: code, seenBefore: s.opts.EntrypointExitsAfter}
+	default:
+		sb.endWith(code)
+	}
+}
+
+// observe is one request about sb: an entrypoint's pending end shows once enough requests have
+// seen the sandbox Running. Callers hold mu.
+func (s *Server) observe(sb *Sandbox) {
+	switch {
+	case sb.exit == nil:
+	case sb.exit.seenBefore > 0:
+		sb.exit.seenBefore--
+	default:
+		sb.endWith(sb.exit.code)
+		sb.exit = nil
+	}
+}
+
+// restorable finds a snapshot to restore, checked like snapshot_restore.py, or writes the error.
+// Callers hold mu.
+func (s *Server) restorable(snapshotID string, w http.ResponseWriter) *Snapshot {
 	sn := s.snapshot(snapshotID)
 	switch {
 	case sn == nil:
@@ -52,9 +97,9 @@ func (s *Server) restorable(snapshotID string, w http.ResponseWriter) bool {
 	case sn.State != SnapshotReady:
 		writeError(w, http.StatusConflict, "SNAPSHOT::NOT_READY", "snapshot "+snapshotID+" is not Ready")
 	default:
-		return true
+		return sn
 	}
-	return false
+	return nil
 }
 
 // pullFailure says why the image of sb cannot be pulled, or "". Callers hold mu.
@@ -80,23 +125,25 @@ func (s *Server) getSandbox(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.advanceSandbox(sb)
+	s.observe(sb)
 	writeJSON(w, http.StatusOK, sandboxView(sb))
 }
 
-// advanceSandbox moves a Pending sandbox on by one poll. Callers hold mu.
+// advanceSandbox moves a Pending sandbox (PendingPolls set) on by one poll. Callers hold mu.
 func (s *Server) advanceSandbox(sb *Sandbox) {
 	if sb.State != StatePending {
 		return
 	}
 	sb.polls++
-	if s.opts.pendingPolls() < 0 || sb.polls < s.opts.pendingPolls() {
+	if s.opts.PendingPolls < 0 || sb.polls <= s.opts.PendingPolls {
 		return
 	}
 	if reason := s.pullFailure(sb); reason != "" {
 		sb.State, sb.Reason, sb.Message = StateFailed, "ErrImagePull", "Failed to pull image "+sb.Image+": "+reason
 		return
 	}
-	sb.State, sb.Reason, sb.Message = StateRunning, "", ""
+	sb.State, sb.Reason, sb.Message = StateRunning, "CONTAINER_RUNNING", "Sandbox container is running."
+	s.start(sb)
 }
 
 func (s *Server) deleteSandbox(w http.ResponseWriter, r *http.Request) {
@@ -139,11 +186,8 @@ func (s *Server) getEndpoint(w http.ResponseWriter, r *http.Request) {
 	if sb == nil {
 		return
 	}
-	if sb.State != StateRunning {
-		writeError(w, http.StatusBadRequest, "SANDBOX::NOT_RUNNING", "sandbox "+sb.ID+" is "+sb.State)
-		return
-	}
-	// Like the server, the endpoint has no scheme; only the execd port is served here.
+	// The endpoint is answered in any state, as docker/networking.py get_endpoint does: whether
+	// something listens there is execd's business (see execd.go). Like the server, the endpoint has no scheme; only the execd port is served here.
 	endpoint := fmt.Sprintf("%s/execd/%s", r.Host, sb.ID)
 	if port != ExecdPort {
 		endpoint = fmt.Sprintf("%s/sandboxes/%s/port/%d", r.Host, sb.ID, port)

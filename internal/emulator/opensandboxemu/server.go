@@ -61,7 +61,11 @@ func (s *Server) Close() error { return s.server.Close() }
 func (s *Server) LifecycleURL() string { return s.URL + "/v1" }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.record(r)
+	if strings.HasPrefix(r.URL.Path, ControlPath) {
+		s.mux.ServeHTTP(w, r) // the emulator's own controls: no key, no faults, not recorded
+		return
+	}
+	body := s.record(r)
 	if s.opts.OnRequest != nil {
 		s.opts.OnRequest(r)
 	}
@@ -69,7 +73,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if f.RetryAfter != "" {
 			w.Header().Set("Retry-After", f.RetryAfter)
 		}
-		writeError(w, f.Status, f.code(), "injected fault")
+		writeError(w, f.Status, f.code(), f.message(body))
 		return
 	}
 	s.mux.ServeHTTP(w, r)
@@ -92,6 +96,7 @@ func (s *Server) routes() {
 	})
 	s.mux.HandleFunc("GET /execd/{sandboxId}/ping", s.execd(s.ping))
 	s.mux.HandleFunc("POST /execd/{sandboxId}/command", s.execd(s.runCommand))
+	s.controlRoutes()
 }
 
 func (s *Server) lifecycle(prefix, pattern string, h http.HandlerFunc) {

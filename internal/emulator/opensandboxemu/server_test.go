@@ -58,21 +58,16 @@ func TestAuthErrorsUseTheServerCodes(t *testing.T) {
 	}
 }
 
-func TestSandboxLifecycleAndRecordedAuth(t *testing.T) {
-	s := NewTestServer(t, Options{PendingPolls: 2})
+func TestCreateAnswersRunningLikeTheRealRuntimes(t *testing.T) {
+	s := NewTestServer(t, Options{})
 	status, created, header := call(t, s, "POST", "/v1/sandboxes", "", validCreate)
 	id, _ := created["id"].(string)
-	if status != 202 || header.Get("Location") != "/v1/sandboxes/"+id {
+	if status != 202 || header.Get("Location") != "/v1/sandboxes/"+id || at(t, created, "status", "state") != StateRunning {
 		t.Fatalf("create: %d %v %v", status, created, header)
 	}
-	for i, want := range []string{StatePending, StateRunning} {
-		_, got, _ := call(t, s, "GET", "/v1/sandboxes/"+id, "", nil)
-		if state := at(t, got, "status", "state"); state != want {
-			t.Errorf("poll %d: state %v, want %s", i+1, state, want)
-		}
-		if at(t, got, "image", "auth") != nil {
-			t.Error("registry credentials must never be returned")
-		}
+	_, got, _ := call(t, s, "GET", "/v1/sandboxes/"+id, "", nil)
+	if at(t, got, "status", "state") != StateRunning || at(t, got, "image", "auth") != nil {
+		t.Errorf("get: %v (registry credentials must never be returned)", got)
 	}
 	if sb := s.Sandboxes()[0]; sb.Auth == nil || *sb.Auth != (ImageAuth{Username: "u", Password: "p"}) {
 		t.Errorf("recorded auth = %+v", sb.Auth)
@@ -85,6 +80,38 @@ func TestSandboxLifecycleAndRecordedAuth(t *testing.T) {
 	}
 	if sb := s.Sandboxes()[0]; !sb.Deleted {
 		t.Error("Sandboxes must keep deleted ones, marked Deleted")
+	}
+}
+
+func TestPendingIsOptIn(t *testing.T) {
+	s := NewTestServer(t, Options{PendingPolls: 2})
+	_, created, _ := call(t, s, "POST", "/v1/sandboxes", "", validCreate)
+	id, _ := created["id"].(string)
+	if at(t, created, "status", "state") != StatePending {
+		t.Fatalf("create: %v", created)
+	}
+	for i, want := range []string{StatePending, StatePending, StateRunning} {
+		_, got, _ := call(t, s, "GET", "/v1/sandboxes/"+id, "", nil)
+		if state := at(t, got, "status", "state"); state != want {
+			t.Errorf("poll %d: state %v, want %s", i+1, state, want)
+		}
+	}
+}
+
+func TestTimeoutAboveTheServerCapIs400(t *testing.T) {
+	s := NewTestServer(t, Options{MaxSandboxTimeoutSeconds: 3600})
+	body := map[string]any{"image": map[string]any{"uri": "python:3.12"}, "entrypoint": []string{"tail", "-f", "/dev/null"},
+		"resourceLimits": map[string]string{"cpu": "1"}, "timeout": 3601}
+	status, got, _ := call(t, s, "POST", "/v1/sandboxes", "", body)
+	if msg, _ := got["message"].(string); status != 400 || got["code"] != "SANDBOX::INVALID_PARAMETER" || !strings.Contains(msg, "exceeds configured maximum of 3600s") {
+		t.Errorf("above the cap: %d %v", status, got)
+	}
+	body["timeout"] = 3600
+	if status, _, _ := call(t, s, "POST", "/v1/sandboxes", "", body); status != 202 {
+		t.Errorf("at the cap: %d", status)
+	}
+	if n := len(s.Sandboxes()); n != 1 {
+		t.Errorf("%d sandboxes, want only the one within the cap", n)
 	}
 }
 
@@ -130,7 +157,6 @@ func TestSnapshotsPaginateAndSettle(t *testing.T) {
 
 	_, created, _ := call(t, s, "POST", "/v1/sandboxes", "", validCreate)
 	id, _ := created["id"].(string)
-	call(t, s, "GET", "/v1/sandboxes/"+id, "", nil) // Running
 	status, snap, _ := call(t, s, "POST", "/v1/sandboxes/"+id+"/snapshots", "", map[string]any{"name": "b"})
 	if status != 202 || at(t, snap, "status", "state") != SnapshotCreating {
 		t.Fatalf("snapshot create: %d %v", status, snap)
@@ -156,10 +182,20 @@ func TestFaultsAndImagePullFailures(t *testing.T) {
 	if status, _, _ := call(t, s, "GET", "/v1/snapshots", "", nil); status != 200 {
 		t.Errorf("a fault is consumed: %d", status)
 	}
-	_, created, _ := call(t, s, "POST", "/v1/sandboxes", "", validCreate)
+	// The Docker runtime pulls before it answers the create.
+	if status, body, _ := call(t, s, "POST", "/v1/sandboxes", "", validCreate); status != 500 || body["code"] != "DOCKER::SANDBOX_IMAGE_PULL_FAILED" {
+		t.Errorf("unpullable image: %d %v", status, body)
+	}
+	if len(s.Sandboxes()) != 0 {
+		t.Error("a failed pull must leave no sandbox")
+	}
+
+	pending := NewTestServer(t, Options{UnpullableImages: []string{"python:3.12"}, PendingPolls: 1})
+	_, created, _ := call(t, pending, "POST", "/v1/sandboxes", "", validCreate)
 	id, _ := created["id"].(string)
-	_, got, _ := call(t, s, "GET", "/v1/sandboxes/"+id, "", nil)
+	call(t, pending, "GET", "/v1/sandboxes/"+id, "", nil)
+	_, got, _ := call(t, pending, "GET", "/v1/sandboxes/"+id, "", nil)
 	if st, _ := got["status"].(map[string]any); st["state"] != StateFailed || st["reason"] != "ErrImagePull" {
-		t.Errorf("unpullable image: %v", st)
+		t.Errorf("unpullable image on a pending runtime: %v", st)
 	}
 }

@@ -31,12 +31,13 @@ func (s *Server) createSnapshot(w http.ResponseWriter, r *http.Request) {
 	if sb == nil {
 		return
 	}
+	s.observe(sb)
 	if sb.State != StateRunning {
 		writeError(w, http.StatusConflict, "SNAPSHOT::INVALID_SOURCE_STATE", "sandbox "+sb.ID+" must be Running, is "+sb.State)
 		return
 	}
 	id, now := s.nextID("snap")
-	sn := &Snapshot{ID: id, SandboxID: sb.ID, State: SnapshotCreating, Reason: "snapshot_accepted", CreatedAt: now,
+	sn := &Snapshot{ID: id, SandboxID: sb.ID, Image: sb.runsImage, State: SnapshotCreating, Reason: "snapshot_accepted", CreatedAt: now,
 		Commands: append([]Command(nil), sb.Commands...)}
 	if req.Name != nil {
 		sn.Name = *req.Name
@@ -88,6 +89,10 @@ func (s *Server) listSnapshots(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		if id := query.Get("sandboxId"); id != "" && sn.SandboxID != id {
+			continue
+		}
+		// ?name= is an exact match (OpenSandbox PR #1301); older servers ignore the parameter.
+		if name := query.Get("name"); query.Has("name") && !s.opts.IgnoreSnapshotNameFilter && sn.Name != name {
 			continue
 		}
 		items = append(items, snapshotView(sn))
