@@ -134,6 +134,39 @@ func TestAccTemplateBedrockUnsupportedBecomesSkippedOnRefresh(t *testing.T) {
 	})
 }
 
+// A re-check that fails (here: the principal lost GetCodeInterpreter) keeps the recorded UNSUPPORTED:
+// nothing remote backs it, so refresh and plan go on, with a warning.
+func TestAccTemplateBedrockFailedRecheckKeepsUnsupported(t *testing.T) {
+	emu := newAWS(t)
+	config := bedrockConfig(emu, "denied-a1b2c3d4e5")
+	unsupported := []statecheck.StateCheck{
+		statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("status"), knownvalue.StringExact("UNSUPPORTED")),
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config, ConfigStateChecks: unsupported},
+			{
+				PreConfig: func() {
+					emu.SeedCodeInterpreter("denied-a1b2c3d4e5", "READY")
+					emu.DenyAccess("GetCodeInterpreter")
+				},
+				Config:            config,
+				ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigStateChecks: unsupported,
+				Check: func(*terraform.State) error {
+					for _, req := range emu.Requests() {
+						if req.ErrorCode == "AccessDeniedException" {
+							return nil
+						}
+					}
+					return fmt.Errorf("refresh never re-checked the interpreter: %+v", emu.Requests())
+				},
+			},
+		},
+	})
+}
+
 func TestAccTemplateBedrockWithoutRegionFailsAtPlan(t *testing.T) {
 	newAWS(t)
 	resource.Test(t, resource.TestCase{
