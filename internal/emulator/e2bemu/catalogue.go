@@ -25,9 +25,12 @@ type baseTemplate struct {
 // provisioned is what E2B's base phase installs into every image
 // (packages/orchestrator/pkg/template/build/phases/base/distro/distro.go, Profiles[].Packages),
 // plus the shell and core utilities every supported distribution has.
-var provisioned = []string{"bash", "sh", "sudo", "curl", "git", "jq", "socat", "less", "ping", "ip",
-	"systemctl", "ssh", "cat", "echo", "ls", "mkdir", "cp", "mv", "rm", "chmod", "chown", "touch",
-	"sleep", "test", "true", "false", "env", "tee", "apt-get", "dpkg"}
+var provisioned = []string{
+	"sudo", "curl", "git", "jq", "socat", "less", "ping", "ip", "ss", "systemctl", "ssh", // distro.go
+	"bash", "sh", "cat", "echo", "printf", "ls", "mkdir", "cp", "mv", "rm", "ln", "chmod", "chown", "touch",
+	"sleep", "test", "true", "false", "env", "tee", "grep", "sed", "awk", "find", "head", "tail", "wc",
+	"sort", "xargs", "tar", "gzip", "id", "whoami", "uname", "mktemp", "apt-get", "dpkg",
+}
 
 var pythonTools = []string{"python", "python3", "pip", "pip3"}
 
@@ -122,7 +125,7 @@ func executable(cmdline string) string {
 				}
 			}
 		default:
-			return strings.TrimRight(f, ";&|")
+			return strings.Trim(strings.TrimRight(f, ";&|"), `'"`) // the shell drops the quotes
 		}
 	}
 	return ""

@@ -1,0 +1,180 @@
+// E2B's official JavaScript SDK (npm package e2b) against the E2B emulator, configured only through
+// the environment the standalone emulator prints (E2B_API_URL, E2B_API_KEY), as a user's script would
+// be. Every call must succeed or fail as the SDK expects from E2B's real server (e2b-dev/infra); the
+// emulator's /_emulator/ control paths seed and break it.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import {
+  ApiClient,
+  BuildError,
+  ConnectionConfig,
+  RateLimitError,
+  Template,
+  TemplateError,
+  waitForPort,
+  waitForURL,
+} from "e2b";
+
+const apiURL = process.env.E2B_API_URL;
+
+// control calls one of the emulator's unauthenticated /_emulator/ paths.
+async function control(method, name, body) {
+  const resp = await fetch(new URL(`/_emulator/${name}`, apiURL), {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!resp.ok) {
+    assert.fail(`${method} /_emulator/${name}: ${resp.status} ${await resp.text()}`);
+  }
+  return resp.status === 204 ? undefined : resp.json();
+}
+
+// api is the SDK's own client for the endpoints the Template class does not wrap.
+const api = () => new ApiClient(new ConnectionConfig()).api;
+
+// A context folder with one file, for copy() steps.
+const context = mkdtempSync(path.join(tmpdir(), "e2b-conformance-"));
+writeFileSync(path.join(context, "app.py"), "print('hello from the template')\n");
+
+const pythonApp = () =>
+  Template({ fileContextPath: context })
+    .fromImage("python:3.12-slim")
+    .pipInstall(["requests"])
+    .copy("app.py", "/app/app.py")
+    .setStartCmd("python -m http.server 8000", waitForPort(8000));
+
+test("the environment names every setting", () => {
+  for (const name of ["E2B_API_URL", "E2B_API_KEY"]) {
+    assert.ok(process.env[name], `${name} is not set`);
+  }
+});
+
+test("Template.build: image, pipInstall, copy, setStartCmd, skipCache, name:tag", async () => {
+  const logs = [];
+  const built = await Template.build(pythonApp().skipCache(), "conf-py:v1", {
+    onBuildLogs: (entry) => logs.push(entry.message),
+  });
+  assert.ok(built.templateId && built.buildId, JSON.stringify(built));
+  assert.deepEqual(built.tags, ["v1"]); // a tag in the name replaces the default tag
+  assert.ok(logs.includes("Uploaded 'app.py'"), logs.join("\n"));
+  assert.ok(logs.some((m) => m.includes("Waiting for template to be ready")), logs.join("\n"));
+
+  const info = await control("GET", "templates/conf-py");
+  assert.equal(info.template_id, built.templateId);
+  assert.deepEqual(info.ready_tags, ["v1"]);
+  const last = info.builds.at(-1);
+  assert.equal(last.start_cmd, "python -m http.server 8000");
+
+  // The same files again: the server already has them, so the SDK skips the upload.
+  const again = [];
+  const rebuilt = await Template.build(pythonApp(), "conf-py:v2", { onBuildLogs: (e) => again.push(e.message) });
+  assert.equal(rebuilt.templateId, built.templateId);
+  assert.notEqual(rebuilt.buildId, built.buildId);
+  assert.ok(again.includes("Skipping upload of 'app.py', already cached"), again.join("\n"));
+});
+
+test("Template.exists: the team's alias, another team's (403: exists), an unknown one (404)", async () => {
+  await control("POST", "seed/foreign-template", { name: "conf-theirs", public: true });
+  assert.equal(await Template.exists("conf-py"), true);
+  assert.equal(await Template.exists("conf-theirs"), true);
+  assert.equal(await Template.exists("conf-nobody-has-this"), false);
+});
+
+test("tags: assign from name:tag, list, remove; the default tag cannot be removed", async () => {
+  const assigned = await Template.assignTags("conf-py:v1", ["prod", "stable"]);
+  const before = await Template.getTags("conf-py");
+  const v1 = before.find((t) => t.tag === "v1");
+  assert.equal(assigned.buildId, v1.buildId);
+  assert.deepEqual(assigned.tags.toSorted(), ["prod", "stable"]);
+  assert.deepEqual(before.map((t) => t.tag).toSorted(), ["prod", "stable", "v1", "v2"]);
+  assert.ok(before.every((t) => t.createdAt instanceof Date && !Number.isNaN(t.createdAt.getTime())));
+
+  await Template.removeTags("conf-py", "prod");
+  const after = await Template.getTags("conf-py");
+  assert.deepEqual(after.map((t) => t.tag).toSorted(), ["stable", "v1", "v2"]);
+  await assert.rejects(Template.removeTags("conf-py", "default"),
+    (err) => err instanceof TemplateError && /^400: Cannot delete the 'default' tag/.test(err.message));
+  await assert.rejects(Template.assignTags("conf-py:nope", "x"),
+    (err) => err instanceof TemplateError && err.message.startsWith("404: "));
+});
+
+test("the code-interpreter start script fails a build on python:3.12-slim as on E2B", async () => {
+  const ci = Template()
+    .fromImage("python:3.12-slim")
+    .setStartCmd("sudo --preserve-env=E2B_LOCAL /root/.jupyter/start-up.sh", waitForURL("http://localhost:49999/health"));
+  const logs = [];
+  await assert.rejects(Template.build(ci, "conf-ci", { onBuildLogs: (e) => logs.push(e.message) }),
+    (err) => err instanceof BuildError && err.message === "start command failed: error running start command: exit status 127");
+  assert.ok(logs.some((m) => m.includes("/root/.jupyter/start-up.sh: No such file or directory")), logs.join("\n"));
+
+  // The failed build still carries the default tag: the alias exists, the tag has no ready build.
+  assert.equal(await Template.exists("conf-ci"), true);
+  assert.deepEqual((await Template.getTags("conf-ci")).map((t) => t.tag), ["default"]);
+  const res = await api().GET("/templates/aliases/{alias}", { params: { path: { alias: "conf-ci:default" } } });
+  assert.equal(res.response.status, 404);
+  assert.equal(res.error.message, "tag 'default' does not exist for template 'conf-ci'");
+
+  // E2B's Docker Hub code-interpreter image has the script.
+  const fixed = Template()
+    .fromImage("e2bdev/code-interpreter:latest")
+    .setStartCmd("sudo --preserve-env=E2B_LOCAL /root/.jupyter/start-up.sh", waitForURL("http://localhost:49999/health"));
+  await Template.build(fixed, "conf-ci");
+  const ok = await api().GET("/templates/aliases/{alias}", { params: { path: { alias: "conf-ci:default" } } });
+  assert.equal(ok.response.status, 200);
+});
+
+test("a failure injected through the control path reaches the SDK as a BuildError", async () => {
+  await control("POST", "fail-build", { template: "conf-broken", reason: "pull access denied for example.invalid/missing" });
+  await assert.rejects(Template.build(Template().fromImage("example.invalid/missing:1"), "conf-broken"),
+    (err) => err instanceof BuildError && err.message === "pull access denied for example.invalid/missing");
+});
+
+test("the team's build concurrency limit: 429 on a new build, a RateLimitError in the SDK", async () => {
+  await control("POST", "build-concurrency", { limit: 1 });
+  await control("POST", "hang-builds", { template: "conf-slow" });
+  try {
+    const slow = await Template.buildInBackground(Template().fromImage("python:3.12-slim"), "conf-slow");
+    await assert.rejects(Template.build(Template().fromImage("python:3.12-slim"), "conf-other"),
+      (err) => err instanceof RateLimitError && err.message.includes("maximum number of concurrent template builds (1)"));
+    const status = await Template.getBuildStatus(slow);
+    assert.equal(status.status, "building");
+  } finally {
+    await control("POST", "build-concurrency", { limit: 0 });
+    await control("POST", "release-builds", { template: "conf-slow" });
+  }
+});
+
+test("sizing rules are the server's: an odd CPU count is a 400", async () => {
+  await assert.rejects(Template.build(Template().fromImage("python:3.12-slim"), "conf-odd", { cpuCount: 3 }),
+    (err) => err instanceof BuildError && err.message === "400: CPU count must be 1 or an even number");
+});
+
+test("an injected 429 with Retry-After is retried by the SDK; a 503 is a ServiceBusyError", async () => {
+  await control("POST", "fail-requests", { count: 1, status: 429 });
+  assert.equal(await Template.exists("conf-py"), true);
+  await control("POST", "fail-requests", { count: 1, status: 503 });
+  await assert.rejects(Template.exists("conf-py"), (err) => err.name === "ServiceBusyError" || err.statusCode === 503);
+});
+
+test("delete through the SDK's API client: refused while sandboxes run, then gone", async () => {
+  const del = (ref) => api().DELETE("/templates/{templateID}", { params: { path: { templateID: ref } } });
+  const before = await control("GET", "templates/conf-py");
+  await control("POST", "seed/sandboxes", { template: "conf-py", count: 1 });
+  const refused = await del("conf-py");
+  assert.equal(refused.response.status, 400);
+  assert.match(refused.error.message, /because there are running sandboxes using it/);
+
+  await control("POST", "seed/sandboxes", { template: "conf-py", count: 0 });
+  assert.equal((await del("conf-py")).response.status, 204);
+  assert.equal(await Template.exists("conf-py"), false);
+  assert.equal((await del(before.template_id)).response.status, 404);
+
+  // The alias was released: building under it again makes a new template.
+  const rebuilt = await Template.build(Template().fromImage("python:3.12-slim"), "conf-py");
+  assert.notEqual(rebuilt.templateId, before.template_id);
+  assert.equal((await del(rebuilt.templateId)).response.status, 204);
+});
