@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
 // Address is the provider's registry address.
@@ -33,6 +34,8 @@ func (p *sandboxProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 }
 
 func (p *sandboxProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	// The first thing to check in a bug report's TF_LOG output: which build of the provider ran.
+	tflog.Info(ctx, "sandbox provider v"+p.version, map[string]any{"version": p.version})
 	var cfg providerModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	if resp.Diagnostics.HasError() {
