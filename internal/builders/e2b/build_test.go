@@ -98,7 +98,7 @@ func TestBuildRegistryAuthKinds(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			emu := newEmulator(t)
 			b := newTestBuilder(t, emu)
-			spec := builders.TemplateSpec{TemplateID: "private", Image: "registry.example.com/team/img:1", RegistryAuth: tt.auth}
+			spec := builders.TemplateSpec{TemplateID: "private", Image: "registry.example.com/team/img:1", RegistryAuth: tt.auth, StartCmd: ptr("")}
 			result := mustBuild(t, b, spec)
 			start := onlyStart(t, emu)
 			if start.RegistryType != tt.want.Type || start.Body.FromImageRegistry == nil || *start.Body.FromImageRegistry != tt.want {
@@ -144,7 +144,7 @@ func TestBuildCommandDefaults(t *testing.T) {
 		wantStart, ready string
 	}{
 		{"image: code-interpreter defaults", builders.TemplateSpec{Image: ciImage}, DefaultStartCmd, DefaultReadyCmd},
-		{"custom start only: E2B's ready default", builders.TemplateSpec{Image: "python:3.12-slim", StartCmd: ptr("./serve")}, "./serve", ""},
+		{"custom start only: E2B's ready default", builders.TemplateSpec{Image: "python:3.12-slim", StartCmd: ptr("python -m http.server")}, "python -m http.server", ""},
 		{"custom ready only", builders.TemplateSpec{Image: ciImage, ReadyCmd: "true"}, DefaultStartCmd, "true"},
 		{`start_cmd = "": nothing started, E2B's ready default`, builders.TemplateSpec{Image: "python:3.12-slim", StartCmd: ptr("")}, "", ""},
 		{`start_cmd = "" with a ready check`, builders.TemplateSpec{Image: "python:3.12-slim", StartCmd: ptr(""), ReadyCmd: "test -f /ok"}, "", "test -f /ok"},
@@ -228,7 +228,7 @@ func TestBuildFailure(t *testing.T) {
 			if got.Status != builders.StatusFailed || got.Stage != tt.stage || !strings.Contains(got.Detail, tt.reason) {
 				t.Fatalf("Ensure = %s/%s %q, want FAILED/%s with the reason", got.Status, got.Stage, got.Detail, tt.stage)
 			}
-			if countLines(got.Logs, "ERROR: "+tt.reason) != 1 || countLines(got.Logs, "pip install -- 'nope'") != 1 {
+			if countLines(got.Logs, "Building template") != 1 || countLines(got.Logs, "Build failed: "+tt.reason) != 1 {
 				t.Errorf("logs = %q, want the build's lines up to the error", got.Logs)
 			}
 		})
