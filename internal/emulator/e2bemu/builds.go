@@ -79,7 +79,7 @@ func (s *Server) startBuild(w http.ResponseWriter, r *http.Request) {
 	defer s.mu.Unlock()
 	t := s.byID(r.PathValue("templateID"))
 	b := t.build(buildID)
-	if b == nil || t.foreign {
+	if b == nil || t.foreign || !t.assigned(b.id) { // get_template_build.sql joins the tag assignments
 		writeError(w, http.StatusNotFound, "Error when getting template: no rows in result set")
 		return
 	}
@@ -113,12 +113,19 @@ func (s *Server) buildStatus(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "level must be one of debug, info, warn, error")
 		return
 	}
+	buildID := r.PathValue("buildID")
+	if !uuidRegex.MatchString(buildID) {
+		writeError(w, http.StatusBadRequest, "Invalid build id")
+		return
+	}
 	s.lock()
+	// handlers/template_build_status.go: a build of a live template, reached through a tag
+	// assignment (get_template_build.sql); otherwise 400, not 404.
 	t := s.byID(r.PathValue("templateID"))
-	b := t.build(r.PathValue("buildID"))
-	if b == nil || t.foreign {
+	b := t.build(buildID)
+	if b == nil || t.foreign || !t.assigned(b.id) {
 		s.mu.Unlock()
-		writeError(w, http.StatusNotFound, "build not found")
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("Build '%s' not found", buildID))
 		return
 	}
 	drop := s.faults.takeDrop(t.alias)

@@ -125,8 +125,8 @@ func TestTemplateInspection(t *testing.T) {
 	if !emu.DeleteTemplateOutOfBand("py") || emu.DeleteTemplateOutOfBand("py") {
 		t.Error("an out-of-band delete removes the template once")
 	}
-	if status, _, _, _ := c.call("GET", b.statusPath(), nil); status != 404 {
-		t.Errorf("status of a deleted template's build = %d, want 404", status)
+	if status, _, _, _ := c.call("GET", b.statusPath(), nil); status != 400 {
+		t.Errorf("status of a deleted template's build = %d, want 400 (Build not found)", status)
 	}
 	if _, ok := emu.Template("nope"); ok {
 		t.Error("Template of an unknown name reported ok")

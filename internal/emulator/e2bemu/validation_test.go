@@ -32,6 +32,8 @@ func TestBadRequestsAnswer400(t *testing.T) {
 		{"unknown registry type", "POST", b.startPath(), map[string]any{"fromImage": "a", "fromImageRegistry": map[string]any{"type": "azure"}}},
 		{"step without type", "POST", b.startPath(), map[string]any{"fromImage": "a", "steps": []any{map[string]any{"args": []string{"x"}}}}},
 		{"build id not a UUID", "POST", "/v2/templates/" + b.templateID + "/builds/nope", fromPython},
+		{"status of an unknown build", "GET", "/templates/nope/builds/" + b.buildID + "/status", nil}, // 400, not 404: template_build_status.go
+		{"status with a build id not a UUID", "GET", "/templates/" + b.templateID + "/builds/nope/status", nil},
 		{"negative logsOffset", "GET", b.statusPath() + "?logsOffset=-1", nil},
 		{"limit above 100", "GET", b.statusPath() + "?limit=101", nil},
 		{"unknown level", "GET", b.statusPath() + "?level=trace", nil},
@@ -64,7 +66,6 @@ func TestUnknownThingsAnswer404(t *testing.T) {
 		{"POST", "/v2/templates/nope/builds/" + other.buildID, fromPython},
 		{"POST", "/v2/templates/" + other.templateID + "/builds/00000000-0000-4000-a000-000000000000", fromPython},
 		{"POST", "/v2/templates/other/builds/" + other.buildID, fromPython}, // by id only, not alias
-		{"GET", "/templates/nope/builds/" + other.buildID + "/status", nil},
 		{"GET", "/templates/nope", nil},
 		{"PATCH", "/templates/nope", map[string]any{"public": true}},
 		{"PATCH", "/v2/templates/nope", map[string]any{"public": true}},
