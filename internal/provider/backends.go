@@ -98,6 +98,9 @@ func (b *backends) openSandbox() (builders.Builder, error) {
 	if c := b.cfg.OpenSandbox; c != nil {
 		setString(&cfg.Domain, c.Domain)
 		setSecret(&cfg.APIKey, c.APIKey)
+		if v := c.MaxSandboxTimeoutSeconds; !v.IsNull() && !v.IsUnknown() {
+			cfg.MaxSandboxTimeoutSeconds = int(v.ValueInt64())
+		}
 	}
 	if cfg.Domain == "" && cfg.BaseURL == "" {
 		return nil, &missingSettingError{Backend: builders.ProviderOpenSandbox, Setting: "opensandbox.domain", EnvVar: "OPEN_SANDBOX_DOMAIN",

@@ -1,8 +1,14 @@
 package provider
 
 import (
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/opensandbox"
 )
 
 // providerModel is the provider block. Every setting falls back to the environment variable the
@@ -20,8 +26,9 @@ type e2bConfigModel struct {
 }
 
 type openSandboxConfigModel struct {
-	Domain types.String `tfsdk:"domain"`
-	APIKey types.String `tfsdk:"api_key"`
+	Domain                   types.String `tfsdk:"domain"`
+	APIKey                   types.String `tfsdk:"api_key"`
+	MaxSandboxTimeoutSeconds types.Int64  `tfsdk:"max_sandbox_timeout_seconds"`
 }
 
 type awsConfigModel struct {
@@ -59,6 +66,12 @@ func providerSchema() schema.Schema {
 						MarkdownDescription: "OpenSandbox server, as `host:port` or a URL. Defaults to `OPEN_SANDBOX_DOMAIN`."},
 					"api_key": schema.StringAttribute{Optional: true, Sensitive: true,
 						MarkdownDescription: "OpenSandbox API key. Defaults to `OPEN_SANDBOX_API_KEY`."},
+					"max_sandbox_timeout_seconds": schema.Int64Attribute{Optional: true,
+						MarkdownDescription: fmt.Sprintf("The server's `server.max_sandbox_timeout_seconds`: the longest sandbox `timeout` it "+
+							"accepts. The builder sandbox lives for the build's timeout plus 10 minutes, capped at this; a build whose "+
+							"create or update timeout is longer fails before it starts. Defaults to %d (one day, as in OpenSandbox's "+
+							"example configuration; a server without a cap accepts it).", opensandbox.DefaultMaxSandboxTimeoutSeconds),
+						Validators: []validator.Int64{int64validator.AtLeast(60)}},
 				},
 			},
 			"aws": schema.SingleNestedBlock{

@@ -44,6 +44,8 @@ type templateModel struct {
 	Stage       types.String `tfsdk:"stage"`
 	Logs        types.List   `tfsdk:"logs"`
 	LastBuiltAt types.String `tfsdk:"last_built_at"`
+
+	SandboxEntrypoint types.List `tfsdk:"sandbox_entrypoint"`
 }
 
 type registryAuthModel struct {
@@ -156,6 +158,7 @@ func (m *templateModel) setResult(result builders.TemplateBuildResult, at time.T
 	}
 	m.LastBuiltAt = types.StringValue(at.UTC().Format(time.RFC3339))
 	m.TemplateRef = templateRefValue(result.TemplateRef)
+	m.SandboxEntrypoint = sandboxEntrypointValue(m.Backend, m.StartCmd)
 }
 
 func templateRefValue(ref *builders.TemplateRef) types.Object {

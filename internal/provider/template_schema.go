@@ -57,7 +57,9 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 				MarkdownDescription: "Command every sandbox of the template starts with. Unset, with `image`: the backend's " +
 					"code-interpreter start command, which only that backend's code-interpreter images contain (E2B: `" + e2b.DefaultStartCmd +
 					"`, in images built from `e2bdev/code-interpreter`; OpenSandbox: its code-interpreter entrypoint). " +
-					"Any other image needs its own start command, or `\"\"` for none."},
+					"Any other image needs its own start command, or `\"\"` for none. OpenSandbox runs it (as `sh -c`) in the " +
+					"builder sandbox only, and it must keep running (a sandbox ends with its entrypoint); a snapshot keeps no " +
+					"process, so whoever starts sandboxes from it passes `sandbox_entrypoint`."},
 			"ready_cmd": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "Command that succeeds once a sandbox is ready (E2B only). Defaults to the code-interpreter readiness check."},
 			"cpu_count": schema.Int64Attribute{Optional: true,
@@ -92,6 +94,13 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 					"value":    schema.StringAttribute{Computed: true, MarkdownDescription: "E2B alias, OpenSandbox snapshot name or Bedrock code interpreter id; never a raw snapshot id."},
 				},
 				PlanModifiers: []planmodifier.Object{objectplanmodifier.UseStateForUnknown()}},
+			"sandbox_entrypoint": schema.ListAttribute{Computed: true, ElementType: types.StringType,
+				MarkdownDescription: "OpenSandbox: the `entrypoint` to pass when starting a sandbox from the snapshot. A snapshot keeps " +
+					"files, not processes: without an entrypoint a restored sandbox runs `tail -f /dev/null` and nothing else. It is " +
+					"the builder sandbox's: `[\"/opt/code-interpreter/code-interpreter.sh\"]` when `start_cmd` is unset, " +
+					"`[\"tail\", \"-f\", \"/dev/null\"]` for `start_cmd = \"\"`, else `[\"sh\", \"-c\", start_cmd]`. Known at plan " +
+					"time. Null for other backends.",
+				PlanModifiers: []planmodifier.List{sandboxEntrypointPlan{}}},
 			"status": schema.StringAttribute{Computed: true,
 				MarkdownDescription: "Outcome of the last build: `SUCCESS`, `SKIPPED` (already usable), `UNSUPPORTED` or `FAILED`."},
 			"detail": schema.StringAttribute{Computed: true, MarkdownDescription: "Human-readable detail of the last build."},
