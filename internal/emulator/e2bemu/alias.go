@@ -28,9 +28,19 @@ func (s *Server) getAlias(w http.ResponseWriter, alias string) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("template '%s' not found", identifier))
 	case t.foreign:
 		writeError(w, http.StatusForbidden, "You don't have access to this template alias")
-	case strings.Contains(alias, ":") && t.readyBuild(tag) == nil:
+	case strings.Contains(alias, ":") && !s.observeReady(t, tag):
 		writeError(w, http.StatusNotFound, fmt.Sprintf("tag '%s' does not exist for template '%s'", orDefault(tag), identifier))
 	default:
 		writeJSON(w, http.StatusOK, templateAliasResponse{TemplateID: t.id, Public: t.public})
 	}
+}
+
+// observeReady reports whether a ready build carries tag and, as a client now sees it finished,
+// records the observation for Stats; callers hold s.mu.
+func (s *Server) observeReady(t *tmpl, tag string) bool {
+	b := t.readyBuild(tag)
+	if b != nil {
+		b.observe(s.now())
+	}
+	return b != nil
 }

@@ -56,12 +56,44 @@ var controls = map[string]control{
 		s.SetBuildConcurrency(c.Limit)
 		return ""
 	}),
+	"faults": jsonControl(func(s *Server, c struct {
+		Rate       float64
+		Seed       int64
+		Status     []int
+		RetryAfter string `json:"retry_after"`
+		Latency    string
+	}) string {
+		retryAfter, err1 := optionalDuration(c.RetryAfter)
+		latency, err2 := optionalDuration(c.Latency)
+		if err1 != nil || err2 != nil || c.Rate < 0 || c.Rate > 1 {
+			return "rate must be 0..1, retry_after and latency Go durations such as \"1s\""
+		}
+		s.SetFaults(Faults{Rate: c.Rate, Seed: c.Seed, Status: c.Status, RetryAfter: retryAfter, Latency: latency})
+		return ""
+	}),
+	"drop-connections": jsonControl(func(s *Server, c struct {
+		Template string
+		Count    int
+	}) string {
+		if c.Template == "" || c.Count < 0 {
+			return "template and count >= 0 are required"
+		}
+		s.DropConnectionsDuringBuild(c.Template, c.Count)
+		return ""
+	}),
 	"echo-request-bodies": jsonControl(func(s *Server, c struct{ Enabled bool }) string { s.EchoRequestBodies(c.Enabled); return "" }),
 	"seed/template": jsonControl(func(s *Server, c struct{ Name string }) string {
 		if c.Name == "" {
 			return "name is required"
 		}
 		s.SeedReadyTemplate(c.Name)
+		return ""
+	}),
+	"seed/failed-template": jsonControl(func(s *Server, c struct{ Name, Reason string }) string {
+		if c.Name == "" || c.Reason == "" {
+			return "name and reason are required"
+		}
+		s.SeedFailedTemplate(c.Name, c.Reason)
 		return ""
 	}),
 	"seed/foreign-template": jsonControl(func(s *Server, c struct {
@@ -144,6 +176,13 @@ func (s *Server) serveTemplateInfo(w http.ResponseWriter, r *http.Request, name 
 		return
 	}
 	writeJSON(w, http.StatusOK, info)
+}
+
+func optionalDuration(s string) (time.Duration, error) {
+	if s == "" {
+		return 0, nil
+	}
+	return time.ParseDuration(s)
 }
 
 // SetBuildConcurrency sets the team's limit of concurrent template builds (0: no limit).

@@ -38,9 +38,15 @@
 //	POST /_emulator/build-duration      {"duration": "2s"}   how long builds started from now on take
 //	POST /_emulator/fail-requests       {"count": 3, "status": 503}
 //	     the next count API requests answer status (a 429 carries Retry-After: 1)
+//	POST /_emulator/faults              {"rate": 0.2, "seed": 1, "status": [500, 429], "retry_after": "1s", "latency": "100ms"}
+//	     a share of API requests fails (statuses in turn), every request is slowed; {} clears
+//	POST /_emulator/drop-connections    {"template": "py", "count": 2}
+//	     the next count status polls of py's builds lose their connection
 //	POST /_emulator/build-concurrency   {"limit": 5}         the team's concurrent build limit (0: none)
 //	POST /_emulator/echo-request-bodies {"enabled": true}    error answers repeat the request body
 //	POST /_emulator/seed/template       {"name": "py"}       a template with a ready default build
+//	POST /_emulator/seed/failed-template  {"name": "py", "reason": "..."}
+//	     a newer build of py, tagged default, that failed (py is created when missing)
 //	POST /_emulator/seed/foreign-template {"name": "x", "public": true}
 //	     another team's promoted template named x
 //	POST /_emulator/seed/sandboxes      {"template": "py", "count": 1}
@@ -51,7 +57,7 @@
 //
 // The same controls exist as methods for in-process tests: FailBuild, FailBuildAt, HangBuild,
 // ReleaseBuild, SetBuildDuration, FailNext, SetFaults, DropConnectionsDuringBuild,
-// SetBuildConcurrency, EchoRequestBodies, SeedReadyTemplate, SeedForeignTemplate, SeedSandboxes,
+// SetBuildConcurrency, EchoRequestBodies, SeedReadyTemplate, SeedFailedTemplate, SeedForeignTemplate, SeedSandboxes,
 // DeleteTemplateOutOfBand, Template, Stats.
 //
 // Where the real API and its spec disagree, the emulator follows the real API: for instance

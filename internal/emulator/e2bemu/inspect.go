@@ -144,8 +144,9 @@ func (s *Server) DeleteTemplateOutOfBand(name string) bool {
 func (s *Server) SeedForeignTemplate(name string, public bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t := s.seed(name, true)
+	t := s.seedTemplate(name, true)
 	t.public = public
+	s.seedBuild(t, "")
 }
 
 // SeedReadyTemplate adds a template of the team with one ready build tagged default, as an earlier
@@ -153,28 +154,42 @@ func (s *Server) SeedForeignTemplate(name string, public bool) {
 func (s *Server) SeedReadyTemplate(name string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.seed(name, false)
+	s.seedBuild(s.seedTemplate(name, false), "")
 }
 
-// seed adds a ready default-tagged build to the live template named name, created when missing;
-// callers hold s.mu.
-func (s *Server) seed(name string, foreign bool) *tmpl {
-	now := s.now()
-	var t *tmpl
-	for _, x := range s.templates {
-		if !x.deleted && x.foreign == foreign && x.alias == name {
-			t = x
+// SeedFailedTemplate adds to the team's template name (created when missing) a newer build tagged
+// default that failed with reason at step "base", as a failed pipeline run leaves it: the tag is
+// assigned, yet it resolves only to an earlier ready build, if there is one.
+func (s *Server) SeedFailedTemplate(name, reason string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seedBuild(s.seedTemplate(name, false), reason)
+}
+
+// seedTemplate returns the live template named name of the team (or of another team, foreign),
+// created when missing; callers hold s.mu.
+func (s *Server) seedTemplate(name string, foreign bool) *tmpl {
+	for _, t := range s.templates {
+		if !t.deleted && t.foreign == foreign && t.alias == name {
+			return t
 		}
 	}
-	if t == nil {
-		t = &tmpl{id: newID()[:20], alias: name, foreign: foreign, createdAt: now, cpu: defaultCPU, mem: defaultMemory}
-		s.templates = append(s.templates, t)
-	}
+	now := s.now()
+	t := &tmpl{id: newID()[:20], alias: name, foreign: foreign, createdAt: now, updatedAt: now, cpu: defaultCPU, mem: defaultMemory}
+	s.templates = append(s.templates, t)
+	return t
+}
+
+// seedBuild adds a finished build tagged default to t: ready, or failed with failure; callers hold s.mu.
+func (s *Server) seedBuild(t *tmpl, failure string) {
+	now := s.now()
 	b := &build{id: newUUID(), status: statusReady, createdAt: now, startedAt: now, finishedAt: &now, observedAt: &now,
 		cpu: defaultCPU, mem: defaultMemory, tags: []string{defaultTag}}
+	if failure != "" {
+		b.fail(now, failure, "base")
+	}
 	t.builds, t.updatedAt = append(t.builds, b), now
 	t.assignments = append(t.assignments, assignment{tag: defaultTag, buildID: b.id, createdAt: now})
-	return t
 }
 
 // SeedSandboxes sets how many running sandboxes use the team's template name (0: none), which
