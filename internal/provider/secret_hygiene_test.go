@@ -87,6 +87,7 @@ resource "sandbox_template" "py" {
   backend     = "opensandbox"
   template_id = "py"
   image       = %q
+  start_cmd   = "" # an ordinary image: it has no code interpreter to start
   registry_auth = {
     aws = {
       access_key_id     = "AKIATRACETEST0000001"

@@ -4,10 +4,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -92,11 +96,13 @@ func TestAccTemplateOpenSandboxLifecycle(t *testing.T) {
 		},
 		Steps: []resource.TestStep{{
 			Config: openSandboxConfig(osb, nil, `
-  image    = "python:3.12-slim"
-  packages = ["pandas==2.2.3"]
+  image     = "python:3.12-slim"
+  start_cmd = "" # the image has no code interpreter to start
+  packages  = ["pandas==2.2.3"]
 `),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("status"), knownvalue.StringExact("SUCCESS")),
+				statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("sandbox_entrypoint"), stringList("tail", "-f", "/dev/null")),
 				statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("template_ref"), knownvalue.ObjectExact(map[string]knownvalue.Check{
 					"provider": knownvalue.StringExact("opensandbox"), "value": knownvalue.StringExact("py")})),
 			},
@@ -124,7 +130,8 @@ func TestAccTemplateOpenSandboxECRLogin(t *testing.T) {
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: openSandboxConfig(osb, aws, fmt.Sprintf(`
-  image = %q
+  image     = %q
+  start_cmd = ""
   registry_auth = {
     aws = {
       access_key_id     = "AKIAREGISTRYPULL0001"
@@ -153,8 +160,9 @@ func TestAccTemplateOpenSandboxPullFailure(t *testing.T) {
 			ExpectError: expectError(`Template build failed at stage IMAGE_PULL`),
 		}},
 	})
-	if err := builderSandboxesDeleted(osb)(nil); err != nil {
-		t.Error(err)
+	// The Docker runtime pulls before it answers the create: no sandbox was made.
+	if n := len(osb.Sandboxes()); n != 0 {
+		t.Errorf("%d sandboxes after a failed pull", n)
 	}
 }
 
@@ -172,7 +180,8 @@ func TestAccTemplateOpenSandboxGCPLogin(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: openSandboxConfig(osb, nil, fmt.Sprintf(`
-  image = "europe-docker.pkg.dev/team/images/py:1"
+  image     = "europe-docker.pkg.dev/team/images/py:1"
+  start_cmd = ""
   registry_auth = {
     gcp = {
       service_account_json = %q
@@ -196,7 +205,146 @@ func TestAccTemplateOpenSandboxGCPLogin(t *testing.T) {
 				ImportState:             true,
 				ImportStateId:           "opensandbox/py",
 				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"image", "registry_auth", "timeouts", "status", "detail", "logs", "last_built_at"},
+				ImportStateVerifyIgnore: []string{"image", "start_cmd", "registry_auth", "timeouts", "status", "detail", "logs", "last_built_at", "sandbox_entrypoint"},
+			},
+		},
+	})
+}
+
+func stringList(values ...string) knownvalue.Check {
+	checks := make([]knownvalue.Check, len(values))
+	for i, v := range values {
+		checks[i] = knownvalue.StringExact(v)
+	}
+	return knownvalue.ListExact(checks)
+}
+
+// words matches the words of a message however the CLI wraps its lines.
+func words(message string) *regexp.Regexp {
+	return regexp.MustCompile(strings.Join(strings.Fields(regexp.QuoteMeta(message)), `\s+`))
+}
+
+// Issue 11, problem 1: start_cmd unset means the code-interpreter entrypoint, which an ordinary
+// image cannot run; the sandbox ends, and the error says what was used and what to set.
+func TestAccTemplateOpenSandboxDefaultEntrypointOnAnOrdinaryImage(t *testing.T) {
+	osb := newOpenSandbox(t, opensandboxemu.Options{})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      openSandboxConfig(osb, nil, `  image = "python:3.12-slim"`),
+				ExpectError: words(`start_cmd is not set, so the builder sandbox ran the default entrypoint /opt/code-interpreter/code-interpreter.sh`),
+			},
+			{ // the fix the error names
+				Config: openSandboxConfig(osb, nil, `
+  image     = "python:3.12-slim"
+  start_cmd = ""
+`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("status"), knownvalue.StringExact("SUCCESS")),
+				},
+			},
+		},
+	})
+	if n := len(osb.Snapshots()); n != 1 {
+		t.Errorf("%d snapshots, want only the working build's", n)
+	}
+}
+
+// Issue 11, problem 2: a snapshot keeps no process. sandbox_entrypoint, known at plan, is the
+// builder sandbox's entrypoint, which is what a consumer must pass to start the same process.
+func TestAccTemplateOpenSandboxSandboxEntrypoint(t *testing.T) {
+	osb := newOpenSandbox(t, opensandboxemu.Options{})
+	builderEntrypoint := func(want ...string) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			sandboxes := osb.Sandboxes()
+			if got := sandboxes[len(sandboxes)-1].Entrypoint; !slices.Equal(got, want) {
+				return fmt.Errorf("builder sandbox entrypoint %q, want %q", got, want)
+			}
+			return nil
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: openSandboxConfig(osb, nil, `  image = "opensandbox/code-interpreter:v1.1.0"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(resourceName, tfjsonpath.New("sandbox_entrypoint"), stringList("/opt/code-interpreter/code-interpreter.sh")),
+				}},
+				Check: builderEntrypoint("/opt/code-interpreter/code-interpreter.sh"),
+			},
+			{
+				Config: openSandboxConfig(osb, nil, `
+  image     = "opensandbox/code-interpreter:v1.1.0"
+  start_cmd = "python3 -m http.server 8000"
+`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(resourceName, tfjsonpath.New("sandbox_entrypoint"), stringList("sh", "-c", "python3 -m http.server 8000")),
+				}},
+				Check: builderEntrypoint("sh", "-c", "python3 -m http.server 8000"),
+			},
+		},
+	})
+}
+
+// Issue 11, problem 3: two resources of one template_id in one configuration (built in parallel)
+// both succeed and leave exactly one Ready snapshot.
+func TestAccTemplateOpenSandboxSameNameTwice(t *testing.T) {
+	osb := newOpenSandbox(t, opensandboxemu.Options{CreatingPolls: 3})
+	config := openSandboxConfig(osb, nil, `  image = "opensandbox/code-interpreter:v1.1.0"`) + `
+resource "sandbox_template" "twin" {
+  backend     = "opensandbox"
+  template_id = "py"
+  image       = "opensandbox/code-interpreter:v1.1.0"
+}
+`
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: config,
+			Check: resource.ComposeTestCheckFunc(
+				resource.TestCheckResourceAttr(resourceName, "template_ref.value", "py"),
+				resource.TestCheckResourceAttr("sandbox_template.twin", "template_ref.value", "py"),
+				func(*terraform.State) error {
+					if n := readySnapshots(osb, "py"); n != 1 {
+						return fmt.Errorf("%d Ready snapshots named py, want 1", n)
+					}
+					return nil
+				}),
+		}},
+	})
+}
+
+// Issue 11, problem 4: the builder sandbox's timeout stays within the server's cap, set in the
+// provider; a cap below the API minimum fails at plan time on the setting, and one shorter than
+// the build's timeout fails before any sandbox is made.
+func TestAccTemplateOpenSandboxTimeoutCap(t *testing.T) {
+	osb := newOpenSandbox(t, opensandboxemu.Options{MaxSandboxTimeoutSeconds: 1800})
+	withCap := func(limit int, createTimeout string) string {
+		config := openSandboxConfig(osb, nil, fmt.Sprintf(`
+  image    = "opensandbox/code-interpreter:v1.1.0"
+  timeouts = { create = %q }
+`, createTimeout))
+		return strings.Replace(config, "opensandbox {", fmt.Sprintf("opensandbox {\n    max_sandbox_timeout_seconds = %d", limit), 1)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: withCap(59, "20m"), PlanOnly: true, ExpectError: words(`max_sandbox_timeout_seconds`)},
+			{Config: withCap(1800, "40m"), ExpectError: words(`max_sandbox_timeout_seconds = 1800`)},
+			{
+				Config: withCap(1800, "25m"),
+				Check: func(*terraform.State) error {
+					sandboxes := osb.Sandboxes()
+					if len(sandboxes) != 1 {
+						return fmt.Errorf("%d sandboxes, want 1 (none for the refused build)", len(sandboxes))
+					}
+					if timeout := sandboxes[0].Timeout; timeout == nil || *timeout > 1800 {
+						return fmt.Errorf("builder sandbox timeout %v, above the server's cap", timeout)
+					}
+					return nil
+				},
 			},
 		},
 	})
