@@ -27,6 +27,6 @@ func startAWS(o options) (backend, error) {
 			{"AWS_REGION", o.awsRegion},
 		},
 		close:    emu.Close,
-		requests: func() int { return len(emu.Requests()) },
+		activity: func() string { return fmt.Sprintf("%d requests", len(emu.Requests())) },
 	}, nil
 }

@@ -12,7 +12,7 @@ type backend struct {
 	name     string
 	settings []setting
 	close    func() error
-	requests func() int // how many requests it answered, for the log at exit
+	activity func() string // what it answered, for the log at exit
 }
 
 // running is every backend, started in this order: E2B first, so E2B_API_URL is the first line.
@@ -22,7 +22,7 @@ type running struct {
 	backends []backend
 }
 
-var starters = []func(options) (backend, error){startE2B, startOpenSandbox, startAWS}
+var starters = []func(options) (backend, error){startE2B, startOpenSandbox, startAWS, startGoogle}
 
 func startAll(o options) (*running, error) {
 	r := &running{}
@@ -52,7 +52,7 @@ func (r *running) close() error {
 func (r *running) summary() string {
 	parts := make([]string, 0, len(r.backends))
 	for _, b := range r.backends {
-		parts = append(parts, fmt.Sprintf("%s %d requests", b.name, b.requests()))
+		parts = append(parts, b.name+" "+b.activity())
 	}
 	return strings.Join(parts, ", ")
 }

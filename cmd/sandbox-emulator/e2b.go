@@ -24,6 +24,6 @@ func startE2B(o options) (backend, error) {
 			{"E2B_API_KEY", key},
 		},
 		close:    emu.Close,
-		requests: func() int { return len(emu.Requests()) },
+		activity: func() string { return fmt.Sprintf("%d requests", len(emu.Requests())) },
 	}, nil
 }

@@ -27,10 +27,11 @@ Flags:
 }
 
 // backendControls are one emulator's control endpoints, served by its own handler under
-// /_emulator/ of its base URL, the value of setting (with scheme before it, for a bare host:port).
+// /_emulator/ of its base URL: the value of setting, with scheme before it (for a bare host:port)
+// and without path after it (for a URL that names an endpoint).
 type backendControls struct {
-	backend, setting, scheme, note string
-	endpoints                      []control
+	backend, setting, scheme, path, note string
+	endpoints                            []control
 }
 
 // control is one endpoint with an example body (JSON, or empty), as the help shows it and as
@@ -71,12 +72,22 @@ var controls = []backendControls{
 		{"POST", "faults", `{"count":1,"status":503,"operation":"GetAuthorizationToken","echoBody":false}`,
 			`the next count requests (of operation, when set) fail with status 429 or 5xx`},
 	}, note: `POST /_emulator/credentials {"accessKeyId":"...","secretAccessKey":"..."} replaces the printed pair.`},
+	{backend: "Google token endpoint", setting: "GOOGLE_TOKEN_URL", path: "/token", endpoints: []control{
+		{"POST", "service-accounts", ``, `a new service account's key file, trusted like the printed one (token_uri: this server)`},
+		{"GET", "issued", ``, `every access token issued: token, client_email, scope`},
+		{"POST", "faults", `{"count":1,"status":503,"error":"","errorDescription":"","echoBody":false}`,
+			`the next count token requests fail with status and this OAuth2 error (default by status)`},
+	}},
 }
 
 func printControls(w io.Writer) {
 	_, _ = fmt.Fprint(w, "\nControl paths: no credentials, never faulted, not counted as API requests.\n")
 	for _, b := range controls {
-		_, _ = fmt.Fprintf(w, "\n  %s, under %s$%s/_emulator/\n", b.backend, b.scheme, b.setting)
+		base := b.scheme + "$" + b.setting
+		if b.path != "" {
+			base = fmt.Sprintf("%s without %s", base, b.path)
+		}
+		_, _ = fmt.Fprintf(w, "\n  %s, under (%s)/_emulator/\n", b.backend, base)
 		for _, c := range b.endpoints {
 			_, _ = fmt.Fprintf(w, "    %-4s %s %s\n         %s\n", c.method, c.path, c.body, c.what)
 		}
@@ -89,5 +100,5 @@ func printControls(w io.Writer) {
 
 // controlURL is the full URL of c on backend b, given the printed settings.
 func (b backendControls) controlURL(settings map[string]string, c control) string {
-	return b.scheme + strings.TrimSuffix(settings[b.setting], "/") + "/_emulator/" + c.path
+	return b.scheme + strings.TrimSuffix(settings[b.setting], b.path) + "/_emulator/" + c.path
 }

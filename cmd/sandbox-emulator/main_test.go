@@ -3,10 +3,14 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -17,6 +21,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol"
 	agentcoretypes "github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol/types"
 	"github.com/aws/aws-sdk-go-v2/service/ecr"
+	"golang.org/x/oauth2/google"
 )
 
 // emulator is one run() serving in the background.
@@ -83,6 +88,7 @@ func TestRunPrintsEverySetting(t *testing.T) {
 		"OPEN_SANDBOX_DOMAIN", "OPEN_SANDBOX_API_KEY",
 		"AWS_ENDPOINT_URL_ECR", "AWS_ENDPOINT_URL_BEDROCK_AGENTCORE_CONTROL",
 		"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION",
+		"GOOGLE_APPLICATION_CREDENTIALS", "GOOGLE_TOKEN_URL",
 	}
 	for _, name := range want {
 		if !slices.Contains(e.names, name) {
@@ -151,6 +157,25 @@ func TestEachBackendAnswersWithThePrintedSettings(t *testing.T) {
 	if !errors.As(err, &notFound) { // authenticated and routed: the interpreter is simply not there
 		t.Errorf("AgentCore GetCodeInterpreter of an unknown id = %v, want ResourceNotFoundException", err)
 	}
+
+	// Google's own library gets a token with the key file, from the token_uri it names.
+	key, err := os.ReadFile(s["GOOGLE_APPLICATION_CREDENTIALS"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var uri struct {
+		TokenURI string `json:"token_uri"`
+	}
+	if err := json.Unmarshal(key, &uri); err != nil || uri.TokenURI != s["GOOGLE_TOKEN_URL"] {
+		t.Errorf("the key file's token_uri = %q (%v), want GOOGLE_TOKEN_URL=%s", uri.TokenURI, err, s["GOOGLE_TOKEN_URL"])
+	}
+	creds, err := google.CredentialsFromJSONWithType(t.Context(), key, google.ServiceAccount, "https://www.googleapis.com/auth/cloud-platform")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token, err := creds.TokenSource.Token(); err != nil || token.AccessToken == "" {
+		t.Errorf("a token with the printed key file = %v, %v", token, err)
+	}
 }
 
 // awsConfig is an SDK configuration with only these credentials: nothing from the environment or ~/.aws.
@@ -165,7 +190,8 @@ func awsConfig(keyID, secret, region string) aws.Config {
 // TestRunStopsCleanly: cancelling returns nil and every port stops answering.
 func TestRunStopsCleanly(t *testing.T) {
 	e := startRun(t)
-	urls := []string{e.settings["E2B_API_URL"], "http://" + e.settings["OPEN_SANDBOX_DOMAIN"], e.settings["AWS_ENDPOINT_URL_ECR"]}
+	urls := []string{e.settings["E2B_API_URL"], "http://" + e.settings["OPEN_SANDBOX_DOMAIN"], e.settings["AWS_ENDPOINT_URL_ECR"],
+		e.settings["GOOGLE_TOKEN_URL"]}
 	for _, u := range urls {
 		if _, err := get(t, u+"/", nil); err != nil {
 			t.Fatalf("%s before stopping: %v", u, err)
@@ -179,6 +205,27 @@ func TestRunStopsCleanly(t *testing.T) {
 			t.Errorf("%s still answers after the emulator stopped", u)
 		}
 	}
+	// The key is good only while this emulator ran: its temporary file goes with it.
+	if _, err := os.Stat(e.settings["GOOGLE_APPLICATION_CREDENTIALS"]); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the key file after stopping: %v, want it removed", err)
+	}
+}
+
+// TestGCPKeyFileIsWrittenWhereAsked: -gcp-key-file names the file, printed as an absolute path and
+// kept after the emulator stops.
+func TestGCPKeyFileIsWrittenWhereAsked(t *testing.T) {
+	t.Chdir(t.TempDir())
+	e := startRun(t, "-gcp-key-file", "key.json")
+	path := e.settings["GOOGLE_APPLICATION_CREDENTIALS"]
+	if !filepath.IsAbs(path) || filepath.Base(path) != "key.json" {
+		t.Errorf("GOOGLE_APPLICATION_CREDENTIALS=%s, want the absolute path of key.json", path)
+	}
+	if err := e.stop(); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("the key file after stopping: %v, %v; want it kept, readable by its owner only", info, err)
+	}
 }
 
 func TestRunRejectsBadFlags(t *testing.T) {
@@ -188,6 +235,7 @@ func TestRunRejectsBadFlags(t *testing.T) {
 		{"-addr", "192.0.2.1:0"}, // likewise, with a port
 		{"-aws-region", ""},
 		{"stray"},
+		{"-gcp-key-file", "/nonexistent/key.json"}, // fails after the other backends started: they stop again
 	} {
 		if err := run(t.Context(), args, io.Discard, io.Discard); err == nil {
 			t.Errorf("run %q = nil, want an error", args)

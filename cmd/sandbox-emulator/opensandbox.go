@@ -26,6 +26,6 @@ func startOpenSandbox(o options) (backend, error) {
 			{"OPEN_SANDBOX_API_KEY", key},
 		},
 		close:    emu.Close,
-		requests: func() int { return len(emu.Requests()) },
+		activity: func() string { return fmt.Sprintf("%d requests", len(emu.Requests())) },
 	}, nil
 }
