@@ -50,6 +50,8 @@ output "opensandbox" {
   value = {
     template_ref = sandbox_template.opensandbox.template_ref
     status       = sandbox_template.opensandbox.status
+    # A sandbox restored from the snapshot runs no process: whoever starts one passes this entrypoint.
+    sandbox_entrypoint = sandbox_template.opensandbox.sandbox_entrypoint
   }
 }
 
