@@ -1,0 +1,150 @@
+// The official OpenSandbox SDK (@alibaba-group/opensandbox, pinned in package.json) against the
+// emulator at OPEN_SANDBOX_DOMAIN with OPEN_SANDBOX_API_KEY, as internal/conformance runs it.
+// Where this fails, the emulator is wrong, not the SDK.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { ConnectionConfig, Sandbox, SandboxManager } from "@alibaba-group/opensandbox";
+
+const domain = process.env.OPEN_SANDBOX_DOMAIN;
+assert.ok(domain, "OPEN_SANDBOX_DOMAIN is not set");
+const connectionConfig = new ConnectionConfig({ requestTimeoutSeconds: 10 }); // domain and key from the environment
+const manager = SandboxManager.create({ connectionConfig });
+after(() => manager.close());
+
+const CODE_INTERPRETER = "opensandbox/code-interpreter:v1.1.0";
+const CI_ENTRYPOINT = ["/opt/code-interpreter/code-interpreter.sh"];
+
+// The emulator's own controls (no key), see opensandboxemu/control.go.
+async function control(method, path, body) {
+  const res = await fetch(`http://${domain}/_emulator/${path}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  assert.ok(res.ok, `${method} /_emulator/${path}: ${res.status} ${text}`);
+  return text === "" ? undefined : JSON.parse(text);
+}
+
+async function readySnapshot(sandboxId, name) {
+  const created = await manager.createSnapshot(sandboxId, { name });
+  assert.equal(created.name, name);
+  let snap = created;
+  for (let i = 0; snap.status.state === "Creating" && i < 50; i++) {
+    snap = await manager.getSnapshot(created.id);
+  }
+  assert.equal(snap.status.state, "Ready");
+  return snap;
+}
+
+test("Sandbox.create from an image, then a streamed command and a failing one", async () => {
+  const sandbox = await Sandbox.create({ connectionConfig, image: CODE_INTERPRETER, entrypoint: CI_ENTRYPOINT });
+  try {
+    const info = await sandbox.getInfo();
+    assert.equal(info.status.state, "Running");
+    assert.deepEqual(info.entrypoint, CI_ENTRYPOINT);
+
+    const streamed = [];
+    const ok = await sandbox.commands.run("echo hello from execd", undefined, {
+      onStdout: (m) => streamed.push(m.text),
+    });
+    assert.deepEqual(streamed, ["hello from execd"]);
+    assert.equal(ok.exitCode, 0);
+    assert.equal(ok.logs.stdout[0]?.text, "hello from execd");
+
+    const failed = await sandbox.commands.run("exit 3");
+    assert.equal(failed.exitCode, 3);
+    assert.ok(failed.error, "a non-zero exit is reported as an execution error");
+  } finally {
+    await sandbox.kill();
+    await sandbox.close();
+  }
+  await assert.rejects(manager.getSandboxInfo(sandbox.id), (err) => err.statusCode === 404);
+});
+
+test("an entrypoint the image cannot run ends the sandbox, with the reason in its status", async () => {
+  const sandbox = await Sandbox.create({
+    connectionConfig, image: "python:3.12-slim", entrypoint: CI_ENTRYPOINT, skipHealthCheck: true,
+  });
+  try {
+    const info = await sandbox.getInfo();
+    assert.equal(info.status.state, "Failed");
+    assert.match(info.status.message, /exited with code 127/);
+  } finally {
+    await sandbox.kill();
+    await sandbox.close();
+  }
+});
+
+test("snapshot create, get, list by name, restore, delete", async () => {
+  const name = `conformance-${process.pid}`;
+  const source = await Sandbox.create({ connectionConfig, image: CODE_INTERPRETER, entrypoint: CI_ENTRYPOINT });
+  let snap;
+  try {
+    snap = await readySnapshot(source.id, name);
+  } finally {
+    await source.kill();
+    await source.close();
+  }
+  const got = await manager.getSnapshot(snap.id);
+  assert.equal(got.sandboxId, source.id);
+  assert.ok(got.createdAt instanceof Date);
+
+  await control("POST", "snapshots", { name: `${name}-other` });
+  const listed = await manager.listSnapshots({ name });
+  assert.deepEqual(listed.items.map((s) => s.id), [snap.id]);
+
+  // A snapshot keeps no process: restored without an entrypoint, the sandbox runs tail.
+  const plain = await Sandbox.create({ connectionConfig, snapshotId: snap.id });
+  const withCI = await Sandbox.create({ connectionConfig, snapshotId: snap.id, entrypoint: CI_ENTRYPOINT });
+  try {
+    const plainInfo = await manager.getSandboxInfo(plain.id);
+    assert.equal(plainInfo.snapshotId, snap.id);
+    assert.equal(plainInfo.status.state, "Running");
+    assert.deepEqual(plainInfo.entrypoint, ["tail", "-f", "/dev/null"]); // the SDK's default, sent as such
+    const ciInfo = await manager.getSandboxInfo(withCI.id);
+    assert.equal(ciInfo.status.state, "Running");
+    assert.deepEqual(ciInfo.entrypoint, CI_ENTRYPOINT);
+    const ran = await withCI.commands.run("echo restored");
+    assert.equal(ran.logs.stdout[0]?.text, "restored");
+  } finally {
+    for (const sb of [plain, withCI]) {
+      await sb.kill();
+      await sb.close();
+    }
+  }
+
+  await manager.deleteSnapshot(snap.id);
+  await assert.rejects(manager.getSnapshot(snap.id), (err) => err.statusCode === 404 && err.error.code === "SNAPSHOT::NOT_FOUND");
+});
+
+test("an old server ignores ?name=", async () => {
+  const name = `old-server-${process.pid}`;
+  await control("POST", "snapshots", { name });
+  await control("POST", "snapshots", { name: `${name}-other` });
+  await control("PUT", "settings", { ignoreSnapshotNameFilter: true });
+  try {
+    const listed = await manager.listSnapshots({ name, pageSize: 200 });
+    assert.ok(listed.items.some((s) => s.name === `${name}-other`), "every snapshot is listed");
+  } finally {
+    await control("PUT", "settings", { ignoreSnapshotNameFilter: false });
+  }
+});
+
+test("a timeout above the server's cap is a 400 the SDK reports", async () => {
+  await control("PUT", "settings", { maxSandboxTimeoutSeconds: 600 });
+  try {
+    await assert.rejects(
+      Sandbox.create({ connectionConfig, image: CODE_INTERPRETER, entrypoint: CI_ENTRYPOINT, timeoutSeconds: 601 }),
+      (err) => err.statusCode === 400 && err.error.code === "SANDBOX::INVALID_PARAMETER",
+    );
+  } finally {
+    await control("PUT", "settings", { maxSandboxTimeoutSeconds: 0 });
+  }
+});
+
+test("a 5xx answers the SDK with the server's error shape", async () => {
+  await control("POST", "faults", { method: "GET", pathPrefix: "/snapshots", status: 503, count: 1 });
+  await assert.rejects(manager.listSnapshots({}), (err) => err.statusCode === 503 && err.error.code === "GENERAL::UNKNOWN_ERROR");
+  await manager.listSnapshots({}); // consumed
+});

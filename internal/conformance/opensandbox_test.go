@@ -1,0 +1,14 @@
+package conformance
+
+import "testing"
+
+// TestOpenSandboxSDK runs the official @alibaba-group/opensandbox SDK against the standalone
+// emulator: Sandbox.create from an image and from a snapshot, streamed and failing commands,
+// snapshot create/get/list/delete, and the server behaviours issue 11 is about (create answers
+// Running, a sandbox ends with its entrypoint, ?name=, the timeout cap), driven through the
+// emulator's /_emulator/ controls.
+func TestOpenSandboxSDK(t *testing.T) {
+	settings := startEmulator(t, []string{"OPEN_SANDBOX_DOMAIN", "OPEN_SANDBOX_API_KEY"})
+	runNodeTest(t, "opensandbox.test.mjs",
+		"OPEN_SANDBOX_DOMAIN="+settings["OPEN_SANDBOX_DOMAIN"], "OPEN_SANDBOX_API_KEY="+settings["OPEN_SANDBOX_API_KEY"])
+}
