@@ -178,3 +178,19 @@ test("delete through the SDK's API client: refused while sandboxes run, then gon
   assert.notEqual(rebuilt.templateId, before.template_id);
   assert.equal((await del(rebuilt.templateId)).response.status, 204);
 });
+
+test("delete through E2B's CLI (@e2b/cli): e2b template delete <name> -y", async () => {
+  const { execFile } = await import("node:child_process");
+  const { createRequire } = await import("node:module");
+  const cli = path.join(path.dirname(createRequire(import.meta.url).resolve("@e2b/cli/package.json")), "dist", "index.js");
+  const built = await Template.build(Template().fromImage("python:3.12-slim"), "conf-cli");
+  const run = (...args) => new Promise((resolve) => {
+    execFile(process.execPath, [cli, ...args], { env: process.env, timeout: 60_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? err.code ?? 1 : 0, out: `${stdout}${stderr}` }));
+  });
+  const del = await run("template", "delete", "conf-cli", "--yes");
+  assert.equal(del.code, 0, del.out);
+  assert.equal(await Template.exists("conf-cli"), false, del.out);
+  const gone = await api().GET("/templates/{templateID}", { params: { path: { templateID: built.templateId } } });
+  assert.equal(gone.response.status, 404);
+});

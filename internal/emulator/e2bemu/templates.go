@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -180,7 +181,7 @@ func (s *Server) updateTemplate(w http.ResponseWriter, r *http.Request) {
 		t.public = *req.Public
 	}
 	t.updatedAt = s.now()
-	if r.URL.Path[:4] == "/v2/" {
+	if strings.HasPrefix(r.URL.Path, "/v2/") {
 		writeJSON(w, http.StatusOK, templateUpdateResponse{Names: s.names(t)})
 		return
 	}
