@@ -1,0 +1,5 @@
+// Package imagedigest resolves an image tag to the digest its registry serves now, with the same
+// credentials a build pulls with, so the provider can see a moving tag (python:3.12, :latest, a
+// CI-pushed :main) move and rebuild. The registry protocol is go-containerregistry's: it handles
+// Docker Hub, ECR, Artifact Registry and any OCI registry, and the token dance between them.
+package imagedigest
