@@ -113,6 +113,7 @@ write_config() {
 			  backend     = "e2b"
 			  template_id = "$prefix-\${count.index}"
 			  image       = "python:3.12-slim"
+			  start_cmd   = "" # a plain image: no start command (the default is the code interpreter's)
 			}
 		HCL
 	elif [ "$kind" = floor ]; then
