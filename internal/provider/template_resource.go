@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
@@ -56,6 +57,7 @@ func (r *templateResource) Create(ctx context.Context, req resource.CreateReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, plan.Backend, plan.TemplateID)...)
 	timeout, diags := plan.Timeouts.Create(ctx, mustDuration(defaultCreateTimeout))
 	resp.Diagnostics.Append(diags...)
 	r.build(ctx, timeout, plan, config, &resp.State, &resp.Diagnostics, builders.Ensure, true)
@@ -69,6 +71,7 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, plan.Backend, plan.TemplateID)...)
 	keep, diags := keepsBuild(ctx, req.Private, plan, state)
 	resp.Diagnostics.Append(diags...)
 	if keep {
@@ -164,6 +167,7 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, state.Backend, state.TemplateID)...)
 	if state.Status.ValueString() == string(builders.StatusUnsupported) {
 		r.recheckUnsupported(ctx, state, resp)
 		return
@@ -262,10 +266,12 @@ func (r *templateResource) Delete(ctx context.Context, req resource.DeleteReques
 	}
 }
 
-// ImportState takes "<template_id>" (an E2B template) or "<backend>/<template_id>".
+// ImportState takes "<template_id>" (an E2B template) or "<backend>/<template_id>", or an identity.
 func (r *templateResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	backend, templateID := string(builders.ProviderE2B), req.ID
-	if before, after, found := strings.Cut(req.ID, "/"); found {
+	id, diags := importID(ctx, req)
+	resp.Diagnostics.Append(diags...)
+	backend, templateID := string(builders.ProviderE2B), id
+	if before, after, found := strings.Cut(id, "/"); found {
 		backend, templateID = before, after
 	}
 	p, err := builders.ParseSandboxProvider(backend)
@@ -283,6 +289,7 @@ func (r *templateResource) ImportState(ctx context.Context, req resource.ImportS
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("force_rebuild"), false)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("keep_remotely"), false)...)
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, []byte(`true`))...)
+	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, types.StringValue(backend), types.StringValue(templateID))...)
 }
 
 // buildUnconfirmed tells whether state comes from a create that did not see its build succeed.

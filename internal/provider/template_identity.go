@@ -1,0 +1,50 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+var _ resource.ResourceWithIdentity = (*templateResource)(nil)
+
+// templateIdentityModel is what names a template across configurations (Terraform >= 1.12,
+// OpenTofu >= 1.12): `import` blocks with `identity = {...}` and `terraform query` results use it.
+type templateIdentityModel struct {
+	Backend    types.String `tfsdk:"backend"`
+	TemplateID types.String `tfsdk:"template_id"`
+}
+
+func (r *templateResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{Attributes: map[string]identityschema.Attribute{
+		"backend": identityschema.StringAttribute{RequiredForImport: true,
+			Description: "Sandbox backend: e2b, opensandbox or bedrock."},
+		"template_id": identityschema.StringAttribute{RequiredForImport: true,
+			Description: "Template name: the E2B alias, the OpenSandbox snapshot name, or the Bedrock code interpreter id."},
+	}}
+}
+
+// setIdentity records the identity of the template named by backend and templateID. Every
+// create, read, update and import sets it, so CLIs that keep identities never see one missing
+// (older CLIs ignore it).
+func setIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, backend, templateID types.String) diag.Diagnostics {
+	if identity == nil {
+		return nil
+	}
+	return identity.Set(ctx, templateIdentityModel{Backend: backend, TemplateID: templateID})
+}
+
+// importID is the import's "<backend>/<template_id>" string, from an `import` block's `identity`
+// when it has no `id`.
+func importID(ctx context.Context, req resource.ImportStateRequest) (string, diag.Diagnostics) {
+	if req.ID != "" || req.Identity == nil {
+		return req.ID, nil
+	}
+	var id templateIdentityModel
+	diags := req.Identity.Get(ctx, &id)
+	return id.Backend.ValueString() + "/" + id.TemplateID.ValueString(), diags
+}
