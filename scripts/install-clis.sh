@@ -22,9 +22,9 @@ has_version() { [ -x "$1" ] && "$1" version 2>/dev/null | grep -qE "^(Terraform|
 # The download runs outside any module, so it cannot touch this project's go.mod/go.sum.
 module_source() {
   local src work
-  src="$(cd "$(mktemp -d)" && go mod download -json "$1" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
-  [ -d "$src" ] || { echo "go mod download did not report a Dir for $1" >&2; return 1; }
   work="$(mktemp -d)"
+  src="$(cd "$work" && go mod download -json "$1" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+  [ -d "$src" ] || { echo "go mod download did not report a Dir for $1" >&2; return 1; }
   cp -R "$src/." "$work/"
   chmod -R u+w "$work"
   echo "$work"
