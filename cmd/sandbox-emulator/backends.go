@@ -17,7 +17,6 @@ type backend struct {
 
 // running is every backend, started in this order: E2B first, so E2B_API_URL is the first line.
 type running struct {
-	names    []string
 	settings []setting
 	backends []backend
 }
@@ -31,7 +30,6 @@ func startAll(o options) (*running, error) {
 		if err != nil {
 			return nil, errors.Join(err, r.close())
 		}
-		r.names = append(r.names, b.name)
 		r.settings = append(r.settings, b.settings...)
 		r.backends = append(r.backends, b)
 	}

@@ -44,7 +44,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return errors.Join(err, emus.close())
 	}
 	logger := log.New(stderr, "sandbox-emulator: ", log.LstdFlags)
-	logger.Printf("serving %d backends until SIGINT or SIGTERM; control paths: sandbox-emulator -help", len(emus.names))
+	logger.Printf("serving %d backends until SIGINT or SIGTERM; control paths: sandbox-emulator -help", len(emus.backends))
 	<-ctx.Done()
 	if err := emus.close(); err != nil {
 		return fmt.Errorf("stopping the emulators: %w", err)
