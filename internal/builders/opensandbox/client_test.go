@@ -103,3 +103,20 @@ func TestReadCommandStreamFormats(t *testing.T) {
 		})
 	}
 }
+
+// A server or proxy that echoes the request in its error message must not get the registry
+// password into the result: the create body is the one request that carries it.
+func TestEchoedRequestBodiesNeverLeakTheRegistryPassword(t *testing.T) {
+	const password = "echoed-registry-pa55"
+	h := newHarness(t, opensandboxemu.Options{})
+	h.emu.InjectFault(opensandboxemu.Fault{Method: "POST", PathPrefix: "/sandboxes", Status: 502, Count: 1, EchoBody: true})
+	auth, _ := builders.NewBasicAuth("robot", builders.NewSecret(password))
+	s := spec("echo")
+	s.RegistryAuth = auth
+	got := builders.Ensure(context.Background(), h.b, s)
+	assertFailed(t, got, builders.StageTemplateCreate, "HTTP 502")
+	if !strings.Contains(got.Detail, "request body") {
+		t.Fatalf("the echoed message should still be reported, redacted: %s", got.Detail)
+	}
+	assertNoSecret(t, got, password)
+}
