@@ -81,15 +81,30 @@ func sandboxTimeoutSeconds(ctx context.Context, maxSeconds int) (int, error) {
 	ttl := builderSandboxTTL
 	if deadline, ok := ctx.Deadline(); ok {
 		budget := time.Until(deadline)
-		if budget > limit {
-			return 0, fmt.Errorf("the build may take up to %s (its create or update timeout), but OpenSandbox sandboxes "+
-				"may live at most %s (max_sandbox_timeout_seconds = %d): lower the resource's timeouts to at most %s, or raise "+
-				"max_sandbox_timeout_seconds in the provider's opensandbox block if the server's "+
-				"server.max_sandbox_timeout_seconds allows it", budget.Round(time.Second), limit, maxSeconds, limit)
+		if err := fitsCap(budget, maxSeconds); err != nil {
+			return 0, err
 		}
 		ttl = budget + builderSandboxMargin
 	}
 	return max(int(min(ttl, limit)/time.Second), minSandboxTimeout), nil
+}
+
+// CheckBuildTimeout tells whether a build given budget (the resource's create or update timeout)
+// fits the server's sandbox timeout cap, so the provider can say so at plan time; Build checks the
+// same before it creates anything.
+func (b *Builder) CheckBuildTimeout(budget time.Duration) error {
+	return fitsCap(budget, b.maxSandboxTimeout)
+}
+
+func fitsCap(budget time.Duration, maxSeconds int) error {
+	limit := time.Duration(maxSeconds) * time.Second
+	if budget <= limit {
+		return nil
+	}
+	return fmt.Errorf("the build may take up to %s (its create or update timeout), but OpenSandbox sandboxes "+
+		"may live at most %s (max_sandbox_timeout_seconds = %d): lower the resource's timeouts to at most %s, or raise "+
+		"max_sandbox_timeout_seconds in the provider's opensandbox block if the server's "+
+		"server.max_sandbox_timeout_seconds allows it", budget.Round(time.Second), limit, maxSeconds, limit)
 }
 
 // builderMetadata labels the builder sandbox for anyone cleaning up by hand. Values follow k8s

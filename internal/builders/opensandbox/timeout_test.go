@@ -47,6 +47,13 @@ func TestBuilderSandboxTimeoutFitsTheServerCap(t *testing.T) {
 			t.Errorf("the error should name the setting: %s", got.Detail)
 		}
 	})
+	b, _ := New(Config{BaseURL: "http://127.0.0.1:1/v1", MaxSandboxTimeoutSeconds: limit})
+	if err := b.CheckBuildTimeout(30 * time.Minute); err != nil {
+		t.Errorf("30m within a 30m cap: %v", err)
+	}
+	if err := b.CheckBuildTimeout(31 * time.Minute); err == nil || !strings.Contains(err.Error(), "lower the resource's timeouts to at most 30m0s") {
+		t.Errorf("31m above a 30m cap: %v", err)
+	}
 	if _, err := New(Config{BaseURL: "http://127.0.0.1:1/v1", MaxSandboxTimeoutSeconds: 59}); builders.StageOf(err, "") != builders.StageValidation {
 		t.Errorf("a cap below the API minimum: %v", err)
 	}
