@@ -1,0 +1,36 @@
+package opensandbox
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
+
+// ListTemplates returns the distinct names of Ready snapshots (the provider's template_id: a
+// template is usable when a Ready snapshot carries its name), sorted. Unnamed snapshots are not
+// templates and are left out.
+func (b *Builder) ListTemplates(ctx context.Context) ([]string, error) {
+	var names []string
+	for page := 1; page <= maxSnapshotPages; page++ {
+		query := url.Values{"page": {strconv.Itoa(page)}, "pageSize": {strconv.Itoa(snapshotPageSize)}, "state": {snapshotReady}}
+		var list snapshotList
+		if err := b.api.call(ctx, http.MethodGet, "snapshots", query, nil, &list); err != nil {
+			return nil, atStage(builders.StageTemplateLookup, fmt.Errorf("listing snapshots: %w", err))
+		}
+		for _, s := range list.Items {
+			if s.Name != "" {
+				names = append(names, s.Name)
+			}
+		}
+		if !list.Pagination.HasNextPage || len(list.Items) == 0 {
+			break
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names), nil
+}

@@ -1,0 +1,122 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
+
+var _ list.ListResourceWithConfigure = (*templateListResource)(nil)
+
+// templateLister is a builder that can name the templates its backend already has.
+type templateLister interface {
+	ListTemplates(ctx context.Context) ([]string, error)
+}
+
+// templateListResource lists existing templates for `terraform query` (Terraform >= 1.14): the
+// team's E2B templates or the names of OpenSandbox's Ready snapshots.
+type templateListResource struct {
+	backends *backends
+}
+
+func newTemplateListResource() list.ListResource { return &templateListResource{} }
+
+type templateListConfig struct {
+	Backend types.String `tfsdk:"backend"`
+}
+
+func (r *templateListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_template"
+}
+
+func (r *templateListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = listschema.Schema{
+		MarkdownDescription: "Existing sandbox templates of one backend, to find and import with `terraform query`: the E2B " +
+			"team's templates, or the names of OpenSandbox's Ready snapshots. Bedrock code interpreters are not listed.",
+		Attributes: map[string]listschema.Attribute{
+			"backend": listschema.StringAttribute{Required: true,
+				MarkdownDescription: "Backend to list: `e2b` or `opensandbox`.",
+				Validators: []validator.String{stringvalidator.OneOf(
+					string(builders.ProviderE2B), string(builders.ProviderOpenSandbox))}},
+		},
+	}
+}
+
+func (r *templateListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.backends = backendsFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *templateListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var cfg templateListConfig
+	diags := req.Config.Get(ctx, &cfg)
+	if diags.HasError() {
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+		return
+	}
+	names, diags := r.names(ctx, cfg)
+	if diags.HasError() {
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+		return
+	}
+	stream.Results = func(push func(list.ListResult) bool) {
+		for i, name := range names {
+			if req.Limit > 0 && int64(i) >= req.Limit {
+				return
+			}
+			result := req.NewListResult(ctx)
+			result.DisplayName = name
+			result.Diagnostics.Append(setIdentity(ctx, result.Identity, cfg.Backend, types.StringValue(name))...)
+			if req.IncludeResource {
+				result.Diagnostics.Append(setListedResource(ctx, result, cfg.Backend.ValueString(), name)...)
+			}
+			if !push(result) {
+				return
+			}
+		}
+	}
+}
+
+func (r *templateListResource) names(ctx context.Context, cfg templateListConfig) ([]string, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if r.backends == nil {
+		diags.AddError("Provider not configured", "The sandbox provider was not configured before listing templates; please report this bug.")
+		return nil, diags
+	}
+	builder, err := r.backends.Builder(ctx, builders.SandboxProvider(cfg.Backend.ValueString()))
+	if err != nil {
+		diags.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
+		return nil, diags
+	}
+	lister, ok := builder.(templateLister)
+	if !ok {
+		diags.AddAttributeError(path.Root("backend"), "Backend cannot list templates",
+			fmt.Sprintf("The %s backend cannot list its templates.", cfg.Backend.ValueString()))
+		return nil, diags
+	}
+	names, err := lister.ListTemplates(ctx)
+	if err != nil {
+		diags.AddError("Could not list sandbox templates", err.Error())
+	}
+	return names, diags
+}
+
+// setListedResource fills what a listed template's state holds before its first read: what an
+// import sets. Build inputs cannot be read back from a backend, so they stay null.
+func setListedResource(ctx context.Context, result list.ListResult, backend, name string) diag.Diagnostics {
+	var diags diag.Diagnostics
+	for attr, value := range map[string]any{"backend": backend, "template_id": name, "id": name,
+		"force_rebuild": false, "keep_remotely": false} {
+		diags.Append(result.Resource.SetAttribute(ctx, path.Root(attr), value)...)
+	}
+	return diags
+}
