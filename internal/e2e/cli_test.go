@@ -95,7 +95,18 @@ func moduleRoot(t *testing.T) string {
 }
 
 // supportsWriteOnly tells whether the CLI is Terraform or OpenTofu 1.11 or later.
-func (c *cli) supportsWriteOnly() bool {
+func (c *cli) supportsWriteOnly() bool { return c.atLeast(1, 11) }
+
+// skipBelow skips the test on a CLI older than major.minor, which lacks the feature named.
+func (c *cli) skipBelow(major, minor int, feature string) {
+	c.t.Helper()
+	if !c.atLeast(major, minor) {
+		c.t.Skipf("%s needs Terraform %d.%d or later; %s is older", feature, major, minor, c.bin)
+	}
+}
+
+// atLeast tells whether the CLI's version is major.minor or later.
+func (c *cli) atLeast(wantMajor, wantMinor int) bool {
 	out, err := c.run("version", "-json")
 	if err != nil {
 		c.t.Fatalf("%s version: %v\n%s", c.bin, err, out)
@@ -110,5 +121,5 @@ func (c *cli) supportsWriteOnly() bool {
 	if _, err := fmt.Sscanf(v.Version, "%d.%d", &major, &minor); err != nil {
 		c.t.Fatalf("parsing the CLI version %q: %v", v.Version, err)
 	}
-	return major > 1 || (major == 1 && minor >= 11)
+	return major > wantMajor || (major == wantMajor && minor >= wantMinor)
 }

@@ -4,7 +4,9 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -13,7 +15,11 @@ import (
 // Address is the provider's registry address.
 const Address = "registry.terraform.io/sandboxtf/sandbox"
 
-var _ provider.Provider = (*sandboxProvider)(nil)
+var (
+	_ provider.Provider                  = (*sandboxProvider)(nil)
+	_ provider.ProviderWithListResources = (*sandboxProvider)(nil)
+	_ provider.ProviderWithActions       = (*sandboxProvider)(nil)
+)
 
 type sandboxProvider struct {
 	version string
@@ -44,10 +50,22 @@ func (p *sandboxProvider) Configure(ctx context.Context, req provider.ConfigureR
 	backends := newBackends(cfg, p.version)
 	resp.ResourceData = backends
 	resp.DataSourceData = backends
+	resp.ListResourceData = backends
+	resp.ActionData = backends
 }
 
 func (p *sandboxProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{newTemplateResource}
+}
+
+// ListResources serve `terraform query` (Terraform >= 1.14).
+func (p *sandboxProvider) ListResources(context.Context) []func() list.ListResource {
+	return []func() list.ListResource{newTemplateListResource}
+}
+
+// Actions are invoked with `terraform apply -invoke` or an action_trigger (Terraform >= 1.14).
+func (p *sandboxProvider) Actions(context.Context) []func() action.Action {
+	return []func() action.Action{newTemplateRebuildAction}
 }
 
 func (p *sandboxProvider) DataSources(context.Context) []func() datasource.DataSource {

@@ -1,0 +1,95 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/e2bemu"
+)
+
+// TestRebuildActionStreamsProgress invokes the sandbox_template_rebuild action with
+// `terraform apply -invoke`: it forces a build of an existing template (caches bypassed) and the
+// CLI shows the action's progress messages.
+func TestRebuildActionStreamsProgress(t *testing.T) {
+	c := newCLI(t)
+	c.skipBelow(1, 14, "actions")
+	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: "e2e-key"})
+	emu.SeedReadyTemplate("py")
+	c.write("main.tf", fmt.Sprintf(`
+provider "sandbox" {
+  e2b {
+    api_url = %q
+    api_key = "e2e-key"
+  }
+}
+
+action "sandbox_template_rebuild" "py" {
+  config {
+    backend     = "e2b"
+    template_id = "py"
+    image       = "python:3.12-slim"
+    start_cmd   = ""
+  }
+}
+`, emu.URL))
+
+	out, err := c.run("apply", "-invoke=action.sandbox_template_rebuild.py", "-auto-approve", "-input=false", "-no-color")
+	if err != nil {
+		t.Fatalf("apply -invoke: %v\n%s", err, out)
+	}
+	starts := emu.BuildStarts()
+	if len(starts) != 1 || starts[0].Body.Force == nil || !*starts[0].Body.Force {
+		t.Fatalf("want one forced build, got %+v\n%s", starts, out)
+	}
+	// In order: the action's own steps, then the build log's lines (the emulator's, as E2B reports
+	// them) as they come, then the outcome.
+	rest := out
+	for _, progress := range []string{
+		"rebuilding e2b template py, bypassing build caches",
+		"e2b template py registered; building",
+		"from image python:3.12-slim",
+		"Template is ready",
+		"SUCCESS",
+		"Action complete",
+	} {
+		i := strings.Index(rest, progress)
+		if i < 0 {
+			t.Fatalf("the CLI output lacks the progress message %q after the ones before it:\n%s", progress, out)
+		}
+		rest = rest[i+len(progress):]
+	}
+}
+
+// TestRebuildActionFailureFailsTheApply: a failed rebuild fails `apply -invoke` with its stage.
+func TestRebuildActionFailureFailsTheApply(t *testing.T) {
+	c := newCLI(t)
+	c.skipBelow(1, 14, "actions")
+	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: "e2e-key"})
+	emu.FailBuild("py", "pip install failed")
+	c.write("main.tf", fmt.Sprintf(`
+provider "sandbox" {
+  e2b {
+    api_url = %q
+    api_key = "e2e-key"
+  }
+}
+
+action "sandbox_template_rebuild" "py" {
+  config {
+    backend     = "e2b"
+    template_id = "py"
+    image       = "python:3.12-slim"
+    start_cmd   = ""
+  }
+}
+`, emu.URL))
+
+	out, err := c.run("apply", "-invoke=action.sandbox_template_rebuild.py", "-auto-approve", "-input=false", "-no-color")
+	if err == nil {
+		t.Fatalf("a failed rebuild must fail the apply:\n%s", out)
+	}
+	if !strings.Contains(out, "Template rebuild failed at stage TEMPLATE_BUILD") || !strings.Contains(out, "pip install failed") {
+		t.Errorf("the error must name the stage and the reason:\n%s", out)
+	}
+}
