@@ -110,6 +110,9 @@ func TestAccTemplateOpenSandboxLifecycle(t *testing.T) {
 				if n := readySnapshots(osb, "py"); n != 1 {
 					return fmt.Errorf("%d Ready snapshots named py, want 1", n)
 				}
+				if ep := osb.Sandboxes()[0].Entrypoint; !slices.Equal(ep, []string{"tail", "-f", "/dev/null"}) {
+					return fmt.Errorf(`start_cmd = "" built with entrypoint %q, want the neutral one`, ep)
+				}
 				return nil
 			}),
 		}},
