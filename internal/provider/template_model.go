@@ -45,6 +45,9 @@ type templateModel struct {
 	Logs        types.List   `tfsdk:"logs"`
 	LastBuiltAt types.String `tfsdk:"last_built_at"`
 
+	ImageDigest      types.String `tfsdk:"image_digest"`
+	ImageDigestCheck types.String `tfsdk:"image_digest_check"`
+
 	SandboxEntrypoint types.List `tfsdk:"sandbox_entrypoint"`
 }
 

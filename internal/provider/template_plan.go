@@ -22,7 +22,8 @@ func buildInputsChanged(plan, state templateModel) bool {
 		!plan.MemoryMB.Equal(state.MemoryMB) ||
 		!plan.BaseTemplate.Equal(state.BaseTemplate) ||
 		!plan.Dockerfile.Equal(state.Dockerfile) ||
-		!plan.RebuildTriggers.Equal(state.RebuildTriggers)
+		!plan.RebuildTriggers.Equal(state.RebuildTriggers) ||
+		digestMoved(plan.ImageDigest, state.ImageDigest)
 }
 
 type privateReader interface {
@@ -43,6 +44,7 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if req.Plan.Raw.IsNull() || r.backends == nil {
 		return // destroy, or provider not configured yet
 	}
+	defer r.planImageDigest(ctx, req, resp) // last: it adjusts the plan the rest made
 	if req.Plan.Raw.Equal(req.State.Raw) {
 		return // nothing changes (a no-op plan of a refreshed resource): nothing to keep or check
 	}

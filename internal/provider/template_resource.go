@@ -108,6 +108,8 @@ func (r *templateResource) build(ctx context.Context, timeout time.Duration, pla
 	if diags.HasError() {
 		return
 	}
+	plan.ImageDigest = settledDigest(plan.ImageDigest)
+	spec.Image = buildImage(spec.Image, plan.ImageDigest)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
@@ -301,6 +303,9 @@ func buildUnconfirmed(state templateModel) bool {
 func (m *templateModel) copyResult(from templateModel) {
 	m.ID, m.TemplateRef, m.Status, m.Detail, m.Stage, m.Logs, m.LastBuiltAt =
 		from.ID, from.TemplateRef, from.Status, from.Detail, from.Stage, from.Logs, from.LastBuiltAt
+	if m.ImageDigest.IsUnknown() {
+		m.ImageDigest = from.ImageDigest // no rebuild: the build in state keeps its digest
+	}
 }
 
 func mustDuration(s string) time.Duration {

@@ -108,6 +108,9 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 			"logs": schema.ListAttribute{Computed: true, ElementType: types.StringType,
 				MarkdownDescription: fmt.Sprintf("Last %d lines of the last build's log when that build failed; empty after a success (the backend keeps the full log).", maxLogLines)},
 			"last_built_at": schema.StringAttribute{Computed: true, MarkdownDescription: "RFC 3339 time of the last build (or of the check that found the template usable)."},
+
+			"image_digest":       imageDigestAttribute(),
+			"image_digest_check": imageDigestCheckAttribute(),
 		},
 	}
 }

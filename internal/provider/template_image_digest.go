@@ -1,0 +1,174 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/imagedigest"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/registrylogin"
+)
+
+// image_digest_check modes.
+const (
+	digestCheckOff    = "off"
+	digestCheckWarn   = "warn"
+	digestCheckStrict = "strict"
+)
+
+// defaultDigestCheck is off: with it on, every plan asks the image's registry, which a plan run
+// away from the registry (or a hermetic test suite) cannot reach.
+const defaultDigestCheck = digestCheckOff
+
+// digestResolveTimeout bounds the one registry request a plan makes per template.
+const digestResolveTimeout = 30 * time.Second
+
+// resultAttributes are what a rebuild changes: unknown in a plan that rebuilds.
+var resultAttributes = []string{"status", "detail", "stage", "logs", "last_built_at"}
+
+func imageDigestAttribute() schema.Attribute {
+	return schema.StringAttribute{Computed: true,
+		MarkdownDescription: "Digest (`sha256:...`) `image`'s tag resolved to when the template was built, with `image_digest_check` " +
+			"on; null otherwise. The build pulls exactly this digest."}
+}
+
+func imageDigestCheckAttribute() schema.Attribute {
+	return schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(defaultDigestCheck),
+		MarkdownDescription: "Rebuild when `image`'s tag moves (`python:3.12`, `:latest`, a CI-pushed `:main`). `warn`: every plan " +
+			"resolves the tag with the build's `registry_auth` and plans a rebuild when the digest moved; a registry it " +
+			"cannot reach is a warning. `strict`: the same, and an unreachable registry fails the plan. `off` (default): " +
+			"no registry request at plan; the tag is built as it is. An image pinned by digest (`@sha256:`) never moves.",
+		Validators: []validator.String{stringvalidator.OneOf(digestCheckOff, digestCheckWarn, digestCheckStrict)}}
+}
+
+// planImageDigest sets the planned image_digest and, when the tag moved since the build in state,
+// plans the rebuild and says so. ModifyPlan defers it, so it sees the plan everything else made.
+func (r *templateResource) planImageDigest(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	var mode, planned types.String
+	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("image_digest_check"), &mode)...)
+	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("image_digest"), &planned)...)
+	if mode.ValueString() == digestCheckOff { // the default: two attributes read, nothing decoded
+		if !planned.IsNull() {
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("image_digest"), types.StringNull())...)
+		}
+		return
+	}
+	var plan, config templateModel
+	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() || plan.ImageDigestCheck.IsUnknown() || plan.Image.IsUnknown() {
+		return // unknown until apply: the digest stays unknown too
+	}
+	var prior types.String
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("image_digest"), &prior)...)
+	}
+	digest, known := r.resolvePlannedDigest(ctx, plan, config, prior, resp)
+	if !known {
+		return
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("image_digest"), digest)...)
+	if digestMoved(digest, prior) {
+		resp.Diagnostics.AddAttributeWarning(path.Root("image"), "Image tag moved: rebuilding",
+			fmt.Sprintf("%s resolved to %s when the template was built and resolves to %s now; the template will be rebuilt from the new digest.",
+				plan.Image.ValueString(), prior.ValueString(), digest.ValueString()))
+		for _, name := range resultAttributes {
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), unknownOf(name))...)
+		}
+	}
+}
+
+// resolvePlannedDigest is the digest a plan records; known is false when it must stay unknown.
+func (r *templateResource) resolvePlannedDigest(ctx context.Context, plan, config templateModel, prior types.String,
+	resp *resource.ModifyPlanResponse) (digest types.String, known bool) {
+	mode := plan.ImageDigestCheck.ValueString()
+	if plan.Image.IsNull() || plan.backend() == builders.ProviderBedrock {
+		return types.StringNull(), true
+	}
+	image := plan.Image.ValueString()
+	if imagedigest.Pinned(image) {
+		d, err := imagedigest.Resolver{}.Resolve(ctx, image, nil) // no request: the digest is in the reference
+		return types.StringValue(d), err == nil
+	}
+	if !fullyKnown(ctx, config.RegistryAuth) {
+		return types.StringUnknown(), true // credentials known only at apply
+	}
+	spec, diags := plan.spec(ctx, config)
+	resp.Diagnostics.Append(diags...)
+	if diags.HasError() {
+		return types.StringNull(), false
+	}
+	ctx, cancel := context.WithTimeout(ctx, digestResolveTimeout)
+	defer cancel()
+	d, err := imagedigest.Resolver{Login: r.backends.registryLogin()}.Resolve(ctx, image, spec.RegistryAuth)
+	if err == nil {
+		return types.StringValue(d), true
+	}
+	summary, detail := "Could not resolve the image's digest", err.Error()+
+		"\n\nWhether the tag moved is unknown, so no rebuild is planned for it. Set image_digest_check = \"off\" where the plan cannot reach the registry."
+	if mode == digestCheckStrict {
+		resp.Diagnostics.AddAttributeError(path.Root("image"), summary, detail+" (image_digest_check = \"strict\")")
+		return types.StringNull(), false
+	}
+	resp.Diagnostics.AddAttributeWarning(path.Root("image"), summary, detail)
+	return prior, true // unchanged (null on create): an unreachable registry is not a moved tag
+}
+
+// digestMoved tells whether a tag now resolves elsewhere than when the template was built. A
+// digest recorded for the first time (null before) is not a move: it is only adopted.
+func digestMoved(planned, prior types.String) bool {
+	known := func(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }
+	return known(planned) && known(prior) && planned.ValueString() != prior.ValueString()
+}
+
+// settledDigest is what a build records: a digest still unknown at apply (credentials or provider
+// settings known only then) is not recorded, and the next plan adopts the tag's digest.
+func settledDigest(digest types.String) types.String {
+	if digest.IsUnknown() {
+		return types.StringNull()
+	}
+	return digest
+}
+
+// buildImage is the image a build pulls: pinned to the planned digest, so what was planned is
+// what is built.
+func buildImage(image string, digest types.String) string {
+	if image == "" || digest.IsNull() || digest.IsUnknown() || imagedigest.Pinned(image) {
+		return image
+	}
+	return imagedigest.WithDigest(image, digest.ValueString())
+}
+
+// registryLogin is the login a build would use, for resolving at plan: the same ECR and Google
+// exchanges, with the provider's ECR endpoint.
+func (b *backends) registryLogin() imagedigest.LoginFunc {
+	exchanger := registrylogin.Exchanger{}
+	if c := b.cfg.AWS; c != nil && c.Endpoints != nil {
+		setString(&exchanger.AWSBaseEndpoint, c.Endpoints.ECR)
+	}
+	return exchanger.Login
+}
+
+func fullyKnown(ctx context.Context, v types.Object) bool {
+	tv, err := v.ToTerraformValue(ctx)
+	return err == nil && tv.IsFullyKnown()
+}
+
+func unknownOf(name string) any {
+	if name == "logs" {
+		return types.ListUnknown(types.StringType)
+	}
+	return types.StringUnknown()
+}
