@@ -233,6 +233,7 @@ func TestRunRejectsBadFlags(t *testing.T) {
 		{"-build-duration", "soon"},
 		{"-addr", "0.0.0.0"},     // beyond this machine
 		{"-addr", "192.0.2.1:0"}, // likewise, with a port
+		{"-addr", "example.com"}, // a name, which may resolve anywhere
 		{"-aws-region", ""},
 		{"stray"},
 		{"-gcp-key-file", "/nonexistent/key.json"}, // fails after the other backends started: they stop again

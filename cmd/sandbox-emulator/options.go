@@ -51,8 +51,8 @@ func splitAddr(addr string) (host, port string, err error) {
 	if h, p, splitErr := net.SplitHostPort(addr); splitErr == nil {
 		host, port = h, p
 	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return "", "", fmt.Errorf("-addr %q: serve on a loopback address such as 127.0.0.1", addr)
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() { // an IP: a name may resolve elsewhere
+		return "", "", fmt.Errorf("-addr %q: serve on a loopback IP address such as 127.0.0.1", addr)
 	}
 	return host, port, nil
 }
