@@ -10,7 +10,7 @@ import (
 
 // options are the parsed flags.
 type options struct {
-	host          string // every backend listens on this loopback host
+	host          string // every backend listens on this loopback IP
 	e2bPort       string // "0" unless -addr names a port: E2B's, as before there were other backends
 	apiKey        string // E2B's and OpenSandbox's key; empty: a fresh random one
 	buildDuration time.Duration
@@ -22,7 +22,7 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	flags := flag.NewFlagSet("sandbox-emulator", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	flags.Usage = func() { usage(flags) }
-	addr := flags.String("addr", "127.0.0.1", "loopback host to serve on; every backend takes a free port (a port given here is E2B's)")
+	addr := flags.String("addr", "127.0.0.1", "loopback IP to serve on; every backend takes a free port (a port given here is E2B's)")
 	apiKey := flags.String("api-key", "", "the only E2B X-API-Key and OPEN-SANDBOX-API-KEY accepted (empty: a random one, printed)")
 	buildDuration := flags.Duration("build-duration", 0, "how long each E2B build stays 'building' (0: ready at the first poll)")
 	awsRegion := flags.String("aws-region", "us-east-1", "the AWS_REGION printed: the region the provider signs for and ARNs name")
