@@ -95,18 +95,18 @@ func moduleRoot(t *testing.T) string {
 }
 
 // supportsWriteOnly tells whether the CLI is Terraform or OpenTofu 1.11 or later.
-func (c *cli) supportsWriteOnly() bool { return c.atLeast(1, 11) }
+func (c *cli) supportsWriteOnly() bool { return c.atLeast(11) }
 
-// skipBelow skips the test on a CLI older than major.minor, which lacks the feature named.
-func (c *cli) skipBelow(major, minor int, feature string) {
+// skipBelow114 skips the test on a CLI older than 1.14, which has neither actions nor `terraform query`.
+func (c *cli) skipBelow114(feature string) {
 	c.t.Helper()
-	if !c.atLeast(major, minor) {
-		c.t.Skipf("%s needs Terraform %d.%d or later; %s is older", feature, major, minor, c.bin)
+	if !c.atLeast(14) {
+		c.t.Skipf("%s needs Terraform 1.14 or later; %s is older", feature, c.bin)
 	}
 }
 
-// atLeast tells whether the CLI's version is major.minor or later.
-func (c *cli) atLeast(wantMajor, wantMinor int) bool {
+// atLeast tells whether the CLI's version is 1.minor or later.
+func (c *cli) atLeast(wantMinor int) bool {
 	out, err := c.run("version", "-json")
 	if err != nil {
 		c.t.Fatalf("%s version: %v\n%s", c.bin, err, out)
@@ -121,5 +121,5 @@ func (c *cli) atLeast(wantMajor, wantMinor int) bool {
 	if _, err := fmt.Sscanf(v.Version, "%d.%d", &major, &minor); err != nil {
 		c.t.Fatalf("parsing the CLI version %q: %v", v.Version, err)
 	}
-	return major > wantMajor || (major == wantMajor && minor >= wantMinor)
+	return major > 1 || (major == 1 && minor >= wantMinor)
 }

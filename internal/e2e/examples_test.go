@@ -32,11 +32,11 @@ func TestExamplesValidate(t *testing.T) {
 				t.Skipf("%s uses write-only attributes, which this CLI (older than 1.11) does not support", rel)
 			}
 			if strings.HasPrefix(rel, "actions") {
-				c.skipBelow(1, 14, "actions")
+				c.skipBelow114("actions")
 			}
 			files, _ := filepath.Glob(filepath.Join(dir, "*.tf"))
 			for _, f := range files {
-				if filepath.Base(f) == "import-by-identity.tf" && !c.atLeast(1, 12) {
+				if filepath.Base(f) == "import-by-identity.tf" && !c.atLeast(12) {
 					continue // import blocks by identity: Terraform and OpenTofu >= 1.12
 				}
 				b, err := os.ReadFile(f)

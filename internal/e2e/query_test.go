@@ -16,7 +16,7 @@ import (
 // template without building it.
 func TestQueryGeneratesConfigThatAdopts(t *testing.T) {
 	c := newCLI(t)
-	c.skipBelow(1, 14, "terraform query")
+	c.skipBelow114("terraform query")
 	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: "e2e-key"})
 	emu.SeedReadyTemplate("py")
 	c.write("main.tf", fmt.Sprintf(`

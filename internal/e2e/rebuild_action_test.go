@@ -13,7 +13,7 @@ import (
 // CLI shows the action's progress messages.
 func TestRebuildActionStreamsProgress(t *testing.T) {
 	c := newCLI(t)
-	c.skipBelow(1, 14, "actions")
+	c.skipBelow114("actions")
 	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: "e2e-key"})
 	emu.SeedReadyTemplate("py")
 	c.write("main.tf", fmt.Sprintf(`
@@ -64,7 +64,7 @@ action "sandbox_template_rebuild" "py" {
 // TestRebuildActionFailureFailsTheApply: a failed rebuild fails `apply -invoke` with its stage.
 func TestRebuildActionFailureFailsTheApply(t *testing.T) {
 	c := newCLI(t)
-	c.skipBelow(1, 14, "actions")
+	c.skipBelow114("actions")
 	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: "e2e-key"})
 	emu.FailBuild("py", "pip install failed")
 	c.write("main.tf", fmt.Sprintf(`

@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/e2bemu"
 )
 
 // pyBody builds a plain Python image: start_cmd = "" because it has no code-interpreter start script.
@@ -17,14 +19,21 @@ const pyBody = `
   start_cmd = ""
 `
 
+// e2bEmulator starts an E2B emulator without touching the process environment, so the test can run
+// in parallel: its HCL sets api_url and api_key, which win over any E2B_* variable (and `make test`
+// clears those at its edge, ACC_ENV).
+func e2bEmulator(t *testing.T) *e2bemu.Server {
+	return e2bemu.NewTestServer(t, e2bemu.Options{APIKey: testE2BAPIKey})
+}
+
 var pyIdentity = map[string]knownvalue.Check{"backend": knownvalue.StringExact("e2b"), "template_id": knownvalue.StringExact("py")}
 
 // TestAccTemplateIdentity: create and an update that makes no API call both record the identity
 // (a missing one after update is an error on CLIs that keep identities), and an `import` block
 // by identity finds the template again and plans to adopt it without a build.
 func TestAccTemplateIdentity(t *testing.T) {
-	emu := newE2B(t)
-	resource.Test(t, resource.TestCase{
+	emu := e2bEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -57,10 +66,10 @@ func TestAccTemplateIdentity(t *testing.T) {
 // TestAccTemplateImportBlockByIdentityAdopts applies an `import` block with `identity = {...}` for a
 // template that already exists: it is adopted, never built, and the next plan is empty.
 func TestAccTemplateImportBlockByIdentityAdopts(t *testing.T) {
-	emu := newE2B(t)
+	emu := e2bEmulator(t)
 	emu.SeedReadyTemplate("py")
 	config := e2bTemplate(emu, pyBody)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -90,8 +99,8 @@ import {
 // TestAccTemplateImportByIdentityRejectsBadIdentity: an identity naming an unknown backend fails
 // the import with the same message as a bad import ID.
 func TestAccTemplateImportByIdentityRejectsBadIdentity(t *testing.T) {
-	emu := newE2B(t)
-	resource.Test(t, resource.TestCase{
+	emu := e2bEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{

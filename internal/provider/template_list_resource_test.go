@@ -22,10 +22,10 @@ func identityOf(backend, templateID string) map[string]knownvalue.Check {
 // configuration built and one made elsewhere), never another team's, with their identities, and
 // the resource an import would start from when include_resource is set.
 func TestAccTemplateListE2B(t *testing.T) {
-	emu := newE2B(t)
+	emu := e2bEmulator(t)
 	emu.SeedReadyTemplate("made-elsewhere")
 	emu.SeedForeignTemplate("not-ours", true)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -62,7 +62,7 @@ list "sandbox_template" "all" {
 
 // TestAccTemplateListOpenSandbox: the names of Ready snapshots, once each.
 func TestAccTemplateListOpenSandbox(t *testing.T) {
-	osb := newOpenSandbox(t, opensandboxemu.Options{})
+	osb := opensandboxemu.NewTestServer(t, opensandboxemu.Options{APIKey: testOpenSandboxAPIKey})
 	providerConfig := fmt.Sprintf(`
 provider "sandbox" {
   opensandbox {
@@ -81,7 +81,7 @@ resource "sandbox_template" %[1]q {
 }
 `, name)
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -107,7 +107,7 @@ list "sandbox_template" "all" {
 }
 
 // TestAccTemplateListUnconfiguredBackend: listing a backend the provider has no settings for
-// fails, naming the missing setting.
+// fails, naming the missing setting. Not parallel: it clears OpenSandbox's environment variables.
 func TestAccTemplateListUnconfiguredBackend(t *testing.T) {
 	emu := newE2B(t)
 	t.Setenv("OPEN_SANDBOX_DOMAIN", "")
