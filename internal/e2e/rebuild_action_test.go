@@ -93,3 +93,61 @@ action "sandbox_template_rebuild" "py" {
 		t.Errorf("the error must name the stage and the reason:\n%s", out)
 	}
 }
+
+// TestRebuildActionFromTrigger: an action_trigger runs the rebuild after the resource it sits on is
+// updated, here when a base image's digest changes under the same tag, and the apply shows its progress.
+func TestRebuildActionFromTrigger(t *testing.T) {
+	c := newCLI(t)
+	c.skipBelow114("actions")
+	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: "e2e-key"})
+	emu.SeedReadyTemplate("py")
+	c.write("main.tf", fmt.Sprintf(`
+provider "sandbox" {
+  e2b {
+    api_url = %q
+    api_key = "e2e-key"
+  }
+}
+
+action "sandbox_template_rebuild" "py" {
+  config {
+    backend     = "e2b"
+    template_id = "py"
+    image       = "python:3.12-slim"
+    start_cmd   = ""
+  }
+}
+
+variable "digest" {
+  type = string
+}
+
+resource "terraform_data" "base_image_digest" {
+  input = var.digest
+
+  lifecycle {
+    action_trigger {
+      events  = [after_update]
+      actions = [action.sandbox_template_rebuild.py]
+    }
+  }
+}
+`, emu.URL))
+
+	if out, err := c.run("apply", "-auto-approve", "-input=false", "-no-color", "-var=digest=sha256:aaa"); err != nil {
+		t.Fatalf("first apply: %v\n%s", err, out)
+	}
+	if n := len(emu.BuildStarts()); n != 0 {
+		t.Fatalf("creating the trigger's resource started %d builds, want none (the trigger is after_update)", n)
+	}
+	out, err := c.run("apply", "-auto-approve", "-input=false", "-no-color", "-var=digest=sha256:bbb")
+	if err != nil {
+		t.Fatalf("second apply: %v\n%s", err, out)
+	}
+	if starts := emu.BuildStarts(); len(starts) != 1 || starts[0].Body.Force == nil || !*starts[0].Body.Force {
+		t.Fatalf("want one forced build after the digest changed, got %+v\n%s", starts, out)
+	}
+	if !strings.Contains(out, "rebuilding e2b template py, bypassing build caches") || !strings.Contains(out, "from image python:3.12-slim") {
+		t.Errorf("the apply does not show the rebuild's progress:\n%s", out)
+	}
+}
