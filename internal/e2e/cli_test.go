@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/e2bemu"
 )
 
 var (
@@ -61,6 +63,20 @@ func newCLI(t *testing.T) *cli {
 	}
 	env := append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_LOG=")
 	return &cli{t: t, bin: bin, dir: dir, env: env}
+}
+
+// newE2B starts an E2B emulator and returns it with the provider block that points at it.
+func newE2B(t *testing.T) (*e2bemu.Server, string) {
+	t.Helper()
+	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: "e2e-key"})
+	return emu, fmt.Sprintf(`
+provider "sandbox" {
+  e2b {
+    api_url = %q
+    api_key = "e2e-key"
+  }
+}
+`, emu.URL)
 }
 
 func (c *cli) write(name, content string) {

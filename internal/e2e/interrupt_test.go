@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/e2bemu"
 )
 
 // TestInterruptedApplyStopsPolling sends SIGINT to the CLI while a build is running (it never
@@ -20,22 +17,15 @@ import (
 // and the state must still hold the template created before the wait.
 func TestInterruptedApplyStopsPolling(t *testing.T) {
 	c := newCLI(t)
-	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: "e2e-key"})
+	emu, provider := newE2B(t)
 	emu.HangBuild("py")
-	c.write("main.tf", fmt.Sprintf(`
-provider "sandbox" {
-  e2b {
-    api_url = %q
-    api_key = "e2e-key"
-  }
-}
-
+	c.write("main.tf", provider+`
 resource "sandbox_template" "py" {
   backend     = "e2b"
   template_id = "py"
   image       = "python:3.12-slim"
 }
-`, emu.URL))
+`)
 
 	// A generous bound: it only keeps a broken build from hanging the suite; promptness is
 	// asserted by the CLI exiting on the first interrupt while the build still runs.

@@ -1,13 +1,10 @@
 package e2e
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/e2bemu"
 )
 
 // TestQueryGeneratesConfigThatAdopts: `terraform query -generate-config-out` writes an import block
@@ -17,16 +14,9 @@ import (
 func TestQueryGeneratesConfigThatAdopts(t *testing.T) {
 	c := newCLI(t)
 	c.skipBelow114("terraform query")
-	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: "e2e-key"})
+	emu, provider := newE2B(t)
 	emu.SeedReadyTemplate("py")
-	c.write("main.tf", fmt.Sprintf(`
-provider "sandbox" {
-  e2b {
-    api_url = %q
-    api_key = "e2e-key"
-  }
-}
-`, emu.URL))
+	c.write("main.tf", provider)
 	c.write("all.tfquery.hcl", `
 list "sandbox_template" "e2b" {
   provider         = sandbox

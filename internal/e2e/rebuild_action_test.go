@@ -1,29 +1,12 @@
 package e2e
 
 import (
-	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/e2bemu"
 )
 
-// TestRebuildActionStreamsProgress invokes the sandbox_template_rebuild action with
-// `terraform apply -invoke`: it forces a build of an existing template (caches bypassed) and the
-// CLI shows the action's progress messages.
-func TestRebuildActionStreamsProgress(t *testing.T) {
-	c := newCLI(t)
-	c.skipBelow114("actions")
-	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: "e2e-key"})
-	emu.SeedReadyTemplate("py")
-	c.write("main.tf", fmt.Sprintf(`
-provider "sandbox" {
-  e2b {
-    api_url = %q
-    api_key = "e2e-key"
-  }
-}
-
+// rebuildPy is the rebuild action for template py of a plain Python image.
+const rebuildPy = `
 action "sandbox_template_rebuild" "py" {
   config {
     backend     = "e2b"
@@ -32,7 +15,17 @@ action "sandbox_template_rebuild" "py" {
     start_cmd   = ""
   }
 }
-`, emu.URL))
+`
+
+// TestRebuildActionStreamsProgress invokes the sandbox_template_rebuild action with
+// `terraform apply -invoke`: it forces a build of an existing template (caches bypassed) and the
+// CLI shows the action's progress messages.
+func TestRebuildActionStreamsProgress(t *testing.T) {
+	c := newCLI(t)
+	c.skipBelow114("actions")
+	emu, provider := newE2B(t)
+	emu.SeedReadyTemplate("py")
+	c.write("main.tf", provider+rebuildPy)
 
 	out, err := c.run("apply", "-invoke=action.sandbox_template_rebuild.py", "-auto-approve", "-input=false", "-no-color")
 	if err != nil {
@@ -65,25 +58,9 @@ action "sandbox_template_rebuild" "py" {
 func TestRebuildActionFailureFailsTheApply(t *testing.T) {
 	c := newCLI(t)
 	c.skipBelow114("actions")
-	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: "e2e-key"})
+	emu, provider := newE2B(t)
 	emu.FailBuild("py", "pip install failed")
-	c.write("main.tf", fmt.Sprintf(`
-provider "sandbox" {
-  e2b {
-    api_url = %q
-    api_key = "e2e-key"
-  }
-}
-
-action "sandbox_template_rebuild" "py" {
-  config {
-    backend     = "e2b"
-    template_id = "py"
-    image       = "python:3.12-slim"
-    start_cmd   = ""
-  }
-}
-`, emu.URL))
+	c.write("main.tf", provider+rebuildPy)
 
 	out, err := c.run("apply", "-invoke=action.sandbox_template_rebuild.py", "-auto-approve", "-input=false", "-no-color")
 	if err == nil {
@@ -99,25 +76,9 @@ action "sandbox_template_rebuild" "py" {
 func TestRebuildActionFromTrigger(t *testing.T) {
 	c := newCLI(t)
 	c.skipBelow114("actions")
-	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: "e2e-key"})
+	emu, provider := newE2B(t)
 	emu.SeedReadyTemplate("py")
-	c.write("main.tf", fmt.Sprintf(`
-provider "sandbox" {
-  e2b {
-    api_url = %q
-    api_key = "e2e-key"
-  }
-}
-
-action "sandbox_template_rebuild" "py" {
-  config {
-    backend     = "e2b"
-    template_id = "py"
-    image       = "python:3.12-slim"
-    start_cmd   = ""
-  }
-}
-
+	c.write("main.tf", provider+rebuildPy+`
 variable "digest" {
   type = string
 }
@@ -132,7 +93,7 @@ resource "terraform_data" "base_image_digest" {
     }
   }
 }
-`, emu.URL))
+`)
 
 	if out, err := c.run("apply", "-auto-approve", "-input=false", "-no-color", "-var=digest=sha256:aaa"); err != nil {
 		t.Fatalf("first apply: %v\n%s", err, out)
