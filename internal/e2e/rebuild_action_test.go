@@ -112,3 +112,45 @@ resource "terraform_data" "base_image_digest" {
 		t.Errorf("the apply does not show the rebuild's progress:\n%s", out)
 	}
 }
+
+// TestRebuildActionPassesRegistryCredentials: the action's registry password, from a sensitive
+// variable, reaches E2B's build request for a private image and is masked in the CLI's output.
+func TestRebuildActionPassesRegistryCredentials(t *testing.T) {
+	c := newCLI(t)
+	c.skipBelow114("actions")
+	emu, provider := newE2B(t)
+	c.write("main.tf", provider+`
+action "sandbox_template_rebuild" "py" {
+  config {
+    backend     = "e2b"
+    template_id = "py"
+    image       = "registry.example.com/team/py:1"
+    start_cmd   = ""
+    registry_auth = {
+      username = "ci"
+      password = var.registry_password
+    }
+  }
+}
+
+variable "registry_password" {
+  type      = string
+  sensitive = true
+}
+`)
+	out, err := c.run("apply", "-invoke=action.sandbox_template_rebuild.py", "-auto-approve", "-input=false", "-no-color",
+		"-var=registry_password=registry-secret")
+	if err != nil {
+		t.Fatalf("apply -invoke: %v\n%s", err, out)
+	}
+	if strings.Contains(out, "registry-secret") {
+		t.Errorf("the CLI output shows the registry password:\n%s", out)
+	}
+	starts := emu.BuildStarts()
+	if len(starts) != 1 || starts[0].Body.FromImageRegistry == nil {
+		t.Fatalf("want one build with registry credentials, got %+v", starts)
+	}
+	if got := *starts[0].Body.FromImageRegistry; got.Type != "registry" || got.Username != "ci" || got.Password != "registry-secret" {
+		t.Errorf("registry credentials sent = %+v, want the general registry login ci / registry-secret", got)
+	}
+}

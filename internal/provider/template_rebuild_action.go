@@ -57,8 +57,12 @@ func (a *templateRebuildAction) Schema(_ context.Context, _ action.SchemaRequest
 	str := func(description string) actionschema.StringAttribute {
 		return actionschema.StringAttribute{Optional: true, MarkdownDescription: description}
 	}
+	// Not WriteOnly: terraform-plugin-framework v1.19 rejects any value of a write-only action
+	// attribute ("WriteOnly Attribute Not Allowed"). Action configuration is never stored in state;
+	// the plan prints it, so secrets come from sensitive variables, which it masks.
 	secret := func(description string) actionschema.StringAttribute {
-		return actionschema.StringAttribute{Optional: true, WriteOnly: true, MarkdownDescription: description + " Write-only."}
+		return actionschema.StringAttribute{Optional: true,
+			MarkdownDescription: description + " Not stored in state; pass it from a `sensitive` variable so the plan masks it."}
 	}
 	resp.Schema = actionschema.Schema{
 		MarkdownDescription: "Rebuilds a sandbox template now, bypassing build caches (E2B `force`), and streams the build's " +
