@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -47,4 +48,21 @@ func importID(ctx context.Context, req resource.ImportStateRequest) (string, dia
 	var id templateIdentityModel
 	diags := req.Identity.Get(ctx, &id)
 	return id.Backend.ValueString() + "/" + id.TemplateID.ValueString(), diags
+}
+
+type attributeSetter interface {
+	SetAttribute(ctx context.Context, p path.Path, val any) diag.Diagnostics
+}
+
+// setImportedAttributes fills what state holds for an existing template before its first read:
+// an import's state, and a listed template's resource. Build inputs cannot be read back from a
+// backend, so they stay null (the first apply adopts the configured ones).
+func setImportedAttributes(ctx context.Context, s attributeSetter, backend, templateID string) diag.Diagnostics {
+	var diags diag.Diagnostics
+	diags.Append(s.SetAttribute(ctx, path.Root("backend"), backend)...)
+	diags.Append(s.SetAttribute(ctx, path.Root("template_id"), templateID)...)
+	diags.Append(s.SetAttribute(ctx, path.Root("id"), templateID)...)
+	diags.Append(s.SetAttribute(ctx, path.Root("force_rebuild"), false)...)
+	diags.Append(s.SetAttribute(ctx, path.Root("keep_remotely"), false)...)
+	return diags
 }

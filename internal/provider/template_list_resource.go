@@ -77,7 +77,7 @@ func (r *templateListResource) List(ctx context.Context, req list.ListRequest, s
 			result.DisplayName = name
 			result.Diagnostics.Append(setIdentity(ctx, result.Identity, cfg.Backend, types.StringValue(name))...)
 			if req.IncludeResource {
-				result.Diagnostics.Append(setListedResource(ctx, result, cfg.Backend.ValueString(), name)...)
+				result.Diagnostics.Append(setImportedAttributes(ctx, result.Resource, cfg.Backend.ValueString(), name)...)
 			}
 			if !push(result) {
 				return
@@ -108,15 +108,4 @@ func (r *templateListResource) names(ctx context.Context, cfg templateListConfig
 		diags.AddError("Could not list sandbox templates", err.Error())
 	}
 	return names, diags
-}
-
-// setListedResource fills what a listed template's state holds before its first read: what an
-// import sets. Build inputs cannot be read back from a backend, so they stay null.
-func setListedResource(ctx context.Context, result list.ListResult, backend, name string) diag.Diagnostics {
-	var diags diag.Diagnostics
-	for attr, value := range map[string]any{"backend": backend, "template_id": name, "id": name,
-		"force_rebuild": false, "keep_remotely": false} {
-		diags.Append(result.Resource.SetAttribute(ctx, path.Root(attr), value)...)
-	}
-	return diags
 }

@@ -285,11 +285,7 @@ func (r *templateResource) ImportState(ctx context.Context, req resource.ImportS
 			fmt.Sprintf("Expected \"<template_id>\" or \"<backend>/<template_id>\": %s", err))
 		return
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("backend"), backend)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("template_id"), templateID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), templateID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("force_rebuild"), false)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("keep_remotely"), false)...)
+	resp.Diagnostics.Append(setImportedAttributes(ctx, &resp.State, backend, templateID)...)
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, []byte(`true`))...)
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, types.StringValue(backend), types.StringValue(templateID))...)
 }
