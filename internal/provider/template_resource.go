@@ -128,7 +128,9 @@ func (r *templateResource) build(ctx context.Context, timeout time.Duration, pla
 			diags.Append(state.Set(ctx, pending)...)
 		})
 	}
-	tflog.Info(ctx, "building sandbox template", map[string]any{"backend": string(plan.backend()), "template_id": spec.TemplateID})
+	fields := map[string]any{"backend": string(plan.backend()), "template_id": spec.TemplateID}
+	tflog.Info(ctx, "building sandbox template", fields)
+	ctx = builders.WithProgress(ctx, func(line string) { tflog.Info(ctx, line, fields) }) // e.g. waiting for a free build slot
 	result := flow(ctx, builder, spec)
 
 	mu.Lock()
