@@ -26,7 +26,7 @@ type builderSandbox struct {
 // Build makes the template: sandbox from image, packages, snapshot named spec.TemplateID. The
 // builder sandbox is deleted on every path. See the package doc for duplicates.
 func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec) (builders.TemplateBuildResult, error) {
-	logs := &buildLog{}
+	logs := &buildLog{secrets: []builders.Secret{b.api.apiKey}}
 	logs.warnings(spec)
 	timeout, err := sandboxTimeoutSeconds(ctx, b.maxSandboxTimeout)
 	if err != nil {
@@ -35,6 +35,9 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec) (builde
 	auth, err := b.imageAuthFor(ctx, spec.Image, spec.RegistryAuth)
 	if err != nil {
 		return builders.TemplateBuildResult{}, withLogs(err, builders.StageRegistryAuth, logs)
+	}
+	if auth != nil {
+		logs.secrets = append(logs.secrets, auth.Password)
 	}
 
 	startCmd, defaulted := spec.StartCommand("")

@@ -9,10 +9,14 @@ import (
 // maxCommandOutputLines keeps the tail of a long pip run in the result logs.
 const maxCommandOutputLines = 200
 
-// buildLog collects the lines reported as TemplateBuildResult.Logs. Nothing secret is ever added.
-type buildLog struct{ lines []string }
+// buildLog collects the lines reported as TemplateBuildResult.Logs, each passed through
+// builders.Scrub with the secrets in play (command output could echo them).
+type buildLog struct {
+	lines   []string
+	secrets []builders.Secret
+}
 
-func (l *buildLog) add(line string)                 { l.lines = append(l.lines, line) }
+func (l *buildLog) add(line string)                 { l.lines = append(l.lines, builders.Scrub(line, l.secrets...)) }
 func (l *buildLog) addf(format string, args ...any) { l.add(fmt.Sprintf(format, args...)) }
 
 func (l *buildLog) output(lines []string) {
@@ -20,7 +24,9 @@ func (l *buildLog) output(lines []string) {
 		l.addf("... %d earlier output lines omitted", len(lines)-maxCommandOutputLines)
 		lines = lines[len(lines)-maxCommandOutputLines:]
 	}
-	l.lines = append(l.lines, lines...)
+	for _, line := range lines {
+		l.add(line)
+	}
 }
 
 // warnings logs the spec fields OpenSandbox ignores (Ensure leaves unset sizing at zero, so only

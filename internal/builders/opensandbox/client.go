@@ -63,7 +63,7 @@ func (c *client) call(ctx context.Context, method, path string, query url.Values
 			}
 			continue
 		}
-		return redacted(decode(resp, method, name, out), in)
+		return c.scrubbed(decode(resp, method, name, out), in)
 	}
 }
 

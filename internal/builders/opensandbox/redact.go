@@ -1,36 +1,34 @@
 package opensandbox
 
-import (
-	"encoding/json"
-	"strings"
-)
+import "github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 
 // secretCarrier is a request body that knows the secrets it reveals when encoded, so that an
 // error message echoing the body (a proxy's, a debugging server's) can be scrubbed of them.
-type secretCarrier interface{ secretValues() []string }
+type secretCarrier interface{ secrets() []builders.Secret }
 
-func (r createSandboxRequest) secretValues() []string {
-	if r.Image.Auth == nil || r.Image.Auth.Password.IsEmpty() {
+func (r createSandboxRequest) secrets() []builders.Secret {
+	if r.Image.Auth == nil {
 		return nil
 	}
-	return []string{r.Image.Auth.Password.Reveal()}
+	return []builders.Secret{r.Image.Auth.Password}
 }
 
-// redacted removes the secrets of the request body in from an APIError's message, both as
-// written and as JSON-encoded in the body the server may echo.
-func redacted(err error, in any) error {
-	carrier, ok := in.(secretCarrier)
-	e, isAPI := asAPIError(err)
-	if !ok || !isAPI {
+// scrubbed passes every text of an APIError through builders.Scrub with the API key and the
+// secrets of the request body in, in every form a server may echo them.
+func (c *client) scrubbed(err error, in any) error {
+	e, ok := asAPIError(err)
+	if !ok {
 		return err
 	}
-	for _, secret := range carrier.secretValues() {
-		encoded, _ := json.Marshal(secret)
-		for _, form := range []string{strings.Trim(string(encoded), `"`), secret} {
-			if form != "" {
-				e.Message = strings.ReplaceAll(e.Message, form, "[redacted]")
-			}
-		}
+	secrets := []builders.Secret{c.apiKey}
+	if carrier, ok := in.(secretCarrier); ok {
+		secrets = append(secrets, carrier.secrets()...)
+	}
+	e.Code = builders.Scrub(e.Code, secrets...)
+	e.Message = builders.Scrub(e.Message, secrets...)
+	e.RequestID = builders.Scrub(e.RequestID, secrets...)
+	for i, v := range e.Validation {
+		e.Validation[i] = builders.Scrub(v, secrets...)
 	}
 	return err
 }

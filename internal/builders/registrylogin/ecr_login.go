@@ -28,11 +28,11 @@ func (e Exchanger) ecrLogin(ctx context.Context, image string, auth *builders.AW
 	}
 	client, err := e.ecrClient(ctx, auth, region)
 	if err != nil {
-		return "", builders.Secret{}, registryAuthError(err, auth.SecretAccessKey.Reveal())
+		return "", builders.Secret{}, registryAuthError(err, auth.SecretAccessKey)
 	}
 	out, err := client.GetAuthorizationToken(ctx, &ecr.GetAuthorizationTokenInput{})
 	if err != nil {
-		return "", builders.Secret{}, registryAuthError(ecrCallError(region, err), auth.SecretAccessKey.Reveal())
+		return "", builders.Secret{}, registryAuthError(ecrCallError(region, err), auth.SecretAccessKey)
 	}
 	if len(out.AuthorizationData) == 0 {
 		return "", builders.Secret{}, registryAuthError(fmt.Errorf("registry_auth.aws: ECR in %s returned no authorization data", region))

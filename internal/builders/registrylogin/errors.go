@@ -2,7 +2,6 @@ package registrylogin
 
 import (
 	"errors"
-	"strings"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
@@ -16,17 +15,11 @@ type causedError struct {
 func (e *causedError) Error() string { return e.msg }
 func (e *causedError) Unwrap() error { return e.cause }
 
-// registryAuthError places err at REGISTRY_AUTH (unless it has a stage) after making sure none of
-// the secrets shows in it. A message that had to be scrubbed loses its cause, whose text leaks too.
-func registryAuthError(err error, secrets ...string) error {
+// registryAuthError places err at REGISTRY_AUTH (unless it has a stage) after passing its text
+// through builders.Scrub, so none of the secrets shows in it in any encoding. A message that had to be scrubbed loses its cause, whose text leaks too.
+func registryAuthError(err error, secrets ...builders.Secret) error {
 	msg := err.Error()
-	scrubbed := msg
-	for _, secret := range secrets {
-		if secret != "" {
-			scrubbed = strings.ReplaceAll(scrubbed, secret, builders.Redacted)
-		}
-	}
-	if scrubbed != msg {
+	if scrubbed := builders.Scrub(msg, secrets...); scrubbed != msg {
 		err = errors.New(scrubbed)
 	}
 	return builders.AtStageIfBare(builders.StageRegistryAuth, err)

@@ -24,9 +24,9 @@ const (
 func (e Exchanger) gcpLogin(ctx context.Context, auth *builders.GCPAuth) (string, builders.Secret, error) {
 	key, err := auth.Resolved()
 	if err != nil {
-		return "", builders.Secret{}, registryAuthError(err, auth.ServiceAccountJSON.Reveal())
+		return "", builders.Secret{}, registryAuthError(err, auth.ServiceAccountJSON)
 	}
-	secrets := keySecrets(key.Reveal())
+	secrets := keySecrets(key)
 	if e.HTTPClient != nil {
 		ctx = context.WithValue(ctx, oauth2.HTTPClient, e.HTTPClient)
 	}
@@ -67,20 +67,15 @@ func tokenError(err error) error {
 	return &causedError{msg: fmt.Sprintf("registry_auth.gcp: Google's token endpoint refused the service account key (%s): %s", status, detail), cause: err}
 }
 
-// keySecrets lists what of a key file must never appear in an error: the whole file, the private
-// key and each line of its PEM body.
-func keySecrets(content string) []string {
-	secrets := []string{content}
+// keySecrets lists what of a key file must never appear in an error: the whole file and its
+// private key (builders.Scrub also scrubs each line of its PEM body).
+func keySecrets(content builders.Secret) []builders.Secret {
+	secrets := []builders.Secret{content}
 	var key struct {
 		PrivateKey string `json:"private_key"`
 	}
-	if json.Unmarshal([]byte(content), &key) == nil && key.PrivateKey != "" {
-		secrets = append(secrets, key.PrivateKey)
-		for _, line := range strings.Split(key.PrivateKey, "\n") {
-			if line = strings.TrimSpace(line); len(line) >= 16 && !strings.HasPrefix(line, "-----") {
-				secrets = append(secrets, line)
-			}
-		}
+	if json.Unmarshal([]byte(content.Reveal()), &key) == nil && key.PrivateKey != "" {
+		secrets = append(secrets, builders.NewSecret(key.PrivateKey))
 	}
 	return secrets
 }
