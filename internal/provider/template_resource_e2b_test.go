@@ -50,7 +50,7 @@ func TestAccTemplateE2BLifecycle(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: e2bTemplate(emu, `
-  image    = "python:3.12-slim"
+  image    = "e2bdev/code-interpreter:latest"
   packages = ["pandas==2.2.3", "numpy"]
 `),
 				ConfigStateChecks: []statecheck.StateCheck{
@@ -64,8 +64,8 @@ func TestAccTemplateE2BLifecycle(t *testing.T) {
 				},
 				Check: resource.ComposeTestCheckFunc(buildsAre(emu, 1), func(*terraform.State) error {
 					start := emu.BuildStarts()[0]
-					if start.Body.FromImage == nil || *start.Body.FromImage != "python:3.12-slim" {
-						return fmt.Errorf("build started from %v, want python:3.12-slim", start.Body.FromImage)
+					if start.Body.FromImage == nil || *start.Body.FromImage != "e2bdev/code-interpreter:latest" {
+						return fmt.Errorf("build started from %v, want e2bdev/code-interpreter:latest", start.Body.FromImage)
 					}
 					return nil
 				}),
@@ -73,7 +73,7 @@ func TestAccTemplateE2BLifecycle(t *testing.T) {
 			{
 				// Same config: the refresh finds the template usable and the plan is empty.
 				Config: e2bTemplate(emu, `
-  image    = "python:3.12-slim"
+  image    = "e2bdev/code-interpreter:latest"
   packages = ["pandas==2.2.3", "numpy"]
 `),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
@@ -82,14 +82,14 @@ func TestAccTemplateE2BLifecycle(t *testing.T) {
 			{
 				// An image change is a real rebuild, in place.
 				Config: e2bTemplate(emu, `
-  image    = "python:3.13-slim"
+  image    = "e2bdev/code-interpreter:1.0"
   packages = ["pandas==2.2.3", "numpy"]
 `),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(resourceName, plancheck.ResourceActionUpdate)}},
 				Check: resource.ComposeTestCheckFunc(buildsAre(emu, 2), func(*terraform.State) error {
-					if got := *emu.BuildStarts()[1].Body.FromImage; got != "python:3.13-slim" {
-						return fmt.Errorf("rebuild from %s, want python:3.13-slim", got)
+					if got := *emu.BuildStarts()[1].Body.FromImage; got != "e2bdev/code-interpreter:1.0" {
+						return fmt.Errorf("rebuild from %s, want e2bdev/code-interpreter:1.0", got)
 					}
 					return nil
 				}),
@@ -97,7 +97,7 @@ func TestAccTemplateE2BLifecycle(t *testing.T) {
 			{
 				// keep_remotely and timeouts are not build inputs: an update without any build.
 				Config: e2bTemplate(emu, `
-  image         = "python:3.13-slim"
+  image         = "e2bdev/code-interpreter:1.0"
   packages      = ["pandas==2.2.3", "numpy"]
   keep_remotely = false
   timeouts      = { create = "5m" }
@@ -122,7 +122,7 @@ func TestAccTemplateE2BLifecycle(t *testing.T) {
 
 func TestAccTemplateE2BOutOfBandDeleteRecreates(t *testing.T) {
 	emu := newE2B(t)
-	config := e2bTemplate(emu, `  image = "python:3.12-slim"`)
+	config := e2bTemplate(emu, `  image = "e2bdev/code-interpreter:latest"`)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -151,7 +151,7 @@ resource "sandbox_template" "many" {
   count       = %d
   backend     = "e2b"
   template_id = "many-${count.index}"
-  image       = "python:3.12-slim"
+  image       = "e2bdev/code-interpreter:latest"
 }
 `, templates)
 	var before int
@@ -199,7 +199,7 @@ provider "sandbox" {
 resource "sandbox_template" "py" {
   backend     = "e2b"
   template_id = "py"
-  image       = "python:3.12-slim"
+  image       = "e2bdev/code-interpreter:latest"
 }
 `, testE2BAPIKey, emu.URL),
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -211,20 +211,25 @@ resource "sandbox_template" "py" {
 
 // Another team's public template answers to the alias as well, but neither a create (whose fast path
 // would record it as SKIPPED, ours) nor an import may adopt it.
+// TestAccTemplateE2BNeverAdoptsAnotherTeamsTemplate: an alias that resolves to another team's
+// promoted template is never imported or adopted, yet E2B lets this team create its own template
+// under that name, in its namespace (handlers/template_request_build_v3.go), so create builds it.
 func TestAccTemplateE2BNeverAdoptsAnotherTeamsTemplate(t *testing.T) {
 	emu := newE2B(t)
 	emu.SeedForeignTemplate("py", true)
-	config := e2bTemplate(emu, `  image = "python:3.12-slim"`)
-	theirs := expectError(`alias\s+py\s+exists\s+but\s+belongs\s+to\s+another\s+E2B\s+team`)
+	config := e2bTemplate(emu, `  image = "e2bdev/code-interpreter:latest"`)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: config, ExpectError: theirs},
-			{Config: config, ResourceName: resourceName, ImportState: true, ImportStateId: "e2b/py", ExpectError: theirs},
+			{Config: config, ResourceName: resourceName, ImportState: true, ImportStateId: "e2b/py",
+				ExpectError: expectError(`Cannot import non-existent remote object`)},
+			{Config: config, ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("status"), knownvalue.StringExact("SUCCESS"))},
+				Check: buildsAre(emu, 1)},
 		},
 	})
-	if n := len(emu.BuildStarts()); n != 0 {
-		t.Errorf("%d builds started under another team's alias, want none", n)
+	if info, ok := emu.Template("py"); !ok || len(info.ReadyTags) == 0 {
+		t.Errorf("our own template py = %+v (found %v), want a ready build in this team's namespace", info, ok)
 	}
 }
 
@@ -239,7 +244,7 @@ func TestAccTemplateE2BKeepRemotely(t *testing.T) {
 			return nil
 		},
 		Steps: []resource.TestStep{{Config: e2bTemplate(emu, `
-  image         = "python:3.12-slim"
+  image         = "e2bdev/code-interpreter:latest"
   keep_remotely = true
 `)}},
 	})
@@ -251,7 +256,7 @@ func TestAccTemplateE2BSkipsUsableTemplate(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: e2bTemplate(emu, `  image = "python:3.12-slim"`),
+			Config: e2bTemplate(emu, `  image = "e2bdev/code-interpreter:latest"`),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("status"), knownvalue.StringExact("SKIPPED"))},
 			Check: buildsAre(emu, 0),
@@ -266,7 +271,7 @@ func TestAccTemplateE2BFailedBuild(t *testing.T) {
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: e2bTemplate(emu, `
-  image    = "python:3.12-slim"
+  image    = "e2bdev/code-interpreter:latest"
   packages = ["numpyy"]
 `),
 			ExpectError: expectError(`(?s)Template build failed at stage TEMPLATE_BUILD.*no matching distribution.*Last build log lines`),
@@ -282,7 +287,8 @@ func TestAccTemplateE2BWriteOnlySecretNeverInState(t *testing.T) {
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		Steps: []resource.TestStep{{
 			Config: e2bTemplate(emu, fmt.Sprintf(`
-  image = "registry.example.com/team/py:1"
+  image     = "registry.example.com/team/py:1"
+  start_cmd = "" # a private image without E2B's code-interpreter start script
   registry_auth = {
     basic = {
       username            = "ci-bot"
@@ -311,7 +317,8 @@ func TestAccTemplateE2BSensitivePasswordOnOlderCLIs(t *testing.T) {
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: e2bTemplate(emu, `
-  image = "registry.example.com/team/py:1"
+  image     = "registry.example.com/team/py:1"
+  start_cmd = "" # a private image without E2B's code-interpreter start script
   registry_auth = {
     basic = {
       username = "ci-bot"
@@ -367,7 +374,7 @@ func TestAccTemplateImportBlock(t *testing.T) {
 		Steps: []resource.TestStep{{
 			// The imported template is adopted: an in-place update that records the configured
 			// inputs without building; the plan after it is empty.
-			Config: e2bTemplate(emu, `  image = "python:3.12-slim"`) + `
+			Config: e2bTemplate(emu, `  image = "e2bdev/code-interpreter:latest"`) + `
 import {
   to = sandbox_template.py
   id = "e2b/py"
@@ -377,7 +384,7 @@ import {
 				plancheck.ExpectResourceAction(resourceName, plancheck.ResourceActionUpdate)}},
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("status"), knownvalue.StringExact("SKIPPED")),
-				statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("image"), knownvalue.StringExact("python:3.12-slim")),
+				statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("image"), knownvalue.StringExact("e2bdev/code-interpreter:latest")),
 			},
 			Check: buildsAre(emu, 0),
 		}},

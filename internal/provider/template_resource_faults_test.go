@@ -21,7 +21,7 @@ func TestAccTemplateSurvivesAFlakyAPI(t *testing.T) {
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: e2bTemplate(emu, `
-  image    = "python:3.12-slim"
+  image    = "e2bdev/code-interpreter:latest"
   packages = ["numpy"]
 `),
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -43,7 +43,7 @@ func TestAccTemplateRecoversFromALostConnection(t *testing.T) {
 	emu := newE2B(t)
 	emu.HangBuild("py")
 	emu.DropConnectionsDuringBuild("py", 1000)
-	config := e2bTemplate(emu, `  image = "python:3.12-slim"`)
+	config := e2bTemplate(emu, `  image = "e2bdev/code-interpreter:latest"`)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -72,14 +72,14 @@ func TestAccTemplateCreateTimeout(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: e2bTemplate(emu, `
-  image    = "python:3.12-slim"
+  image    = "e2bdev/code-interpreter:latest"
   timeouts = { create = "2s" }
 `),
 				ExpectError: expectError(`(?s)Template build failed at stage TIMEOUT.*context\s+deadline\s+exceeded`),
 			},
 			{
 				PreConfig: func() { emu.ReleaseBuild("py") },
-				Config:    e2bTemplate(emu, `  image = "python:3.12-slim"`),
+				Config:    e2bTemplate(emu, `  image = "e2bdev/code-interpreter:latest"`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(resourceName, plancheck.ResourceActionReplace)}},
 				Check: buildsAre(emu, 1),
@@ -96,7 +96,7 @@ func TestAccTemplateLostConnectionButBuildFinished(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: e2bTemplate(emu, `  image = "python:3.12-slim"`),
+			Config: e2bTemplate(emu, `  image = "e2bdev/code-interpreter:latest"`),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("status"), knownvalue.StringExact("SKIPPED"))},
 			Check: buildsAre(emu, 1),
