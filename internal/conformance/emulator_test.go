@@ -19,12 +19,21 @@ var (
 	buildOut  []byte
 )
 
+// TestMain removes the emulator binary built for the run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		_ = os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
+
 // emulatorBinary builds cmd/sandbox-emulator once per test binary: the conformance tests drive the
 // standalone emulator from outside, exactly as the demo and a user's CI do.
 func emulatorBinary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "sandbox-emulator-")
+		dir, err := os.MkdirTemp("", "sandbox-emulator-") //nolint:usetesting // one binary for every test of the run; TestMain removes it
 		if err != nil {
 			buildErr = err
 			return

@@ -62,7 +62,7 @@ func (r *templateResource) ValidateConfig(ctx context.Context, req resource.Vali
 			resp.Diagnostics.AddAttributeError(path.Root("dockerfile"), "Unsupported dockerfile", err.Error())
 		}
 	}
-	r.validateTimeouts(ctx, cfg, resp)
+	validateTimeouts(cfg, resp)
 	validateRegistryAuth(ctx, cfg.RegistryAuth, resp)
 	for _, field := range builders.SpecFields {
 		if reason := builders.IgnoredFieldReason(backend, field); reason != "" && isSet(ctx, req, field) {
@@ -81,11 +81,11 @@ func isSet(ctx context.Context, req resource.ValidateConfigRequest, field string
 // validateTimeouts rejects what the timeouts block would only refuse at apply, or never: a
 // negative or zero duration ("-5m" expires every build at once) and text that is not a duration,
 // each on its own attribute (timeouts.create, ...).
-func (r *templateResource) validateTimeouts(ctx context.Context, cfg templateModel, resp *resource.ValidateConfigResponse) {
+func validateTimeouts(cfg templateModel, resp *resource.ValidateConfigResponse) {
 	if cfg.Timeouts.IsNull() || cfg.Timeouts.IsUnknown() {
 		return
 	}
-	for name, value := range cfg.Timeouts.Object.Attributes() {
+	for name, value := range cfg.Timeouts.Attributes() {
 		text, ok := value.(types.String)
 		if !ok || text.IsNull() || text.IsUnknown() {
 			continue

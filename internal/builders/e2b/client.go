@@ -73,7 +73,7 @@ func (c *client) do(ctx context.Context, r request) error {
 			}
 			continue
 		}
-		if attempt < maxAttempts && retryable(resp.StatusCode) && !(r.own429 && resp.StatusCode == http.StatusTooManyRequests) {
+		if attempt < maxAttempts && retryable(resp.StatusCode) && (!r.own429 || resp.StatusCode != http.StatusTooManyRequests) {
 			retryAfter := resp.Header.Get("Retry-After")
 			apihttp.Drain(resp)
 			if err := c.backoff(ctx, attempt, retryAfter); err != nil {
