@@ -1,6 +1,9 @@
 package builders
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Builder is one backend's way of making templates. Implementations live in sub-packages.
 type Builder interface {
@@ -32,4 +35,11 @@ func StillUsable(ctx context.Context, b Builder, templateID string) (bool, error
 		return r.StillUsable(ctx, templateID)
 	}
 	return b.IsUsable(ctx, templateID)
+}
+
+// BuildTimeoutChecker is a Builder whose builds cannot outlast a server-side limit (OpenSandbox
+// caps a sandbox's lifetime), so a too-long timeout can be refused at plan time.
+type BuildTimeoutChecker interface {
+	// CheckBuildTimeout returns an error saying what to change when budget exceeds the limit.
+	CheckBuildTimeout(budget time.Duration) error
 }

@@ -57,9 +57,13 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		return
 	}
 	p := builders.SandboxProvider(backend.ValueString())
-	if _, err := r.backends.Builder(ctx, p); err != nil && !knownLater(err) {
+	builder, err := r.backends.Builder(ctx, p)
+	if err != nil && !knownLater(err) {
 		resp.Diagnostics.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
 		return
+	}
+	if err == nil {
+		checkBuildTimeout(ctx, builder, req.State.Raw.IsNull(), req, resp)
 	}
 	if req.State.Raw.IsNull() {
 		if p != builders.ProviderBedrock && !templateID.IsUnknown() {

@@ -17,8 +17,9 @@ type Builder struct {
 }
 
 var (
-	_ builders.Builder = (*Builder)(nil)
-	_ builders.Deleter = (*Builder)(nil)
+	_ builders.Builder             = (*Builder)(nil)
+	_ builders.Deleter             = (*Builder)(nil)
+	_ builders.BuildTimeoutChecker = (*Builder)(nil)
 )
 
 // New validates cfg and returns a Builder. It makes no request.
