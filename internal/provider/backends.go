@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -20,13 +21,15 @@ import (
 type backends struct {
 	cfg     providerModel
 	version string
+	// requestTimeout bounds each API request and each read (request_timeout).
+	requestTimeout time.Duration
 
 	mu    sync.Mutex
 	cache map[builders.SandboxProvider]builders.Builder
 }
 
 func newBackends(cfg providerModel, version string) *backends {
-	return &backends{cfg: cfg, version: version, cache: map[builders.SandboxProvider]builders.Builder{}}
+	return &backends{cfg: cfg, version: version, requestTimeout: defaultRequestTimeout, cache: map[builders.SandboxProvider]builders.Builder{}}
 }
 
 // missingSettingError names the setting a used backend lacks, in HCL and environment terms.
@@ -90,6 +93,7 @@ func (b *backends) e2b() (builders.Builder, error) {
 			Unknown: b.cfg.E2B != nil && b.cfg.E2B.APIKey.IsUnknown()}
 	}
 	cfg.UserAgent = b.userAgent()
+	cfg.HTTPClient = requestTimeoutClient(b.requestTimeout)
 	return e2b.New(cfg)
 }
 
@@ -111,6 +115,7 @@ func (b *backends) openSandbox() (builders.Builder, error) {
 		setString(&exchanger.AWSBaseEndpoint, c.Endpoints.ECR)
 	}
 	cfg.RegistryLogin = exchanger.Login
+	cfg.HTTPClient = streamingTimeoutClient(b.requestTimeout)
 	return opensandbox.New(cfg)
 }
 

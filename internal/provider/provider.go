@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -47,7 +48,13 @@ func (p *sandboxProvider) Configure(ctx context.Context, req provider.ConfigureR
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	requestTimeout, err := parseRequestTimeout(cfg.RequestTimeout)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("request_timeout"), "Invalid request_timeout", err.Error())
+		return
+	}
 	backends := newBackends(cfg, p.version)
+	backends.requestTimeout = requestTimeout
 	resp.ResourceData = backends
 	resp.DataSourceData = backends
 	resp.ListResourceData = backends

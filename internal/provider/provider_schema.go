@@ -14,9 +14,10 @@ import (
 // providerModel is the provider block. Every setting falls back to the environment variable the
 // vendor's own SDK reads, so CI can configure the provider without HCL.
 type providerModel struct {
-	E2B         *e2bConfigModel         `tfsdk:"e2b"`
-	OpenSandbox *openSandboxConfigModel `tfsdk:"opensandbox"`
-	AWS         *awsConfigModel         `tfsdk:"aws"`
+	RequestTimeout types.String            `tfsdk:"request_timeout"`
+	E2B            *e2bConfigModel         `tfsdk:"e2b"`
+	OpenSandbox    *openSandboxConfigModel `tfsdk:"opensandbox"`
+	AWS            *awsConfigModel         `tfsdk:"aws"`
 }
 
 type e2bConfigModel struct {
@@ -47,6 +48,12 @@ func providerSchema() schema.Schema {
 		MarkdownDescription: "Declares sandbox templates for AI code-execution sandboxes on E2B, OpenSandbox and " +
 			"AWS Bedrock AgentCore. Configure only the backends you use; each setting falls back to the " +
 			"environment variable the vendor's SDK reads.",
+		Attributes: map[string]schema.Attribute{
+			"request_timeout": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "How long one API request may wait for its answer (E2B and OpenSandbox), and " +
+					"how long a refresh or a data source read may take, as a duration (`30s`, `2m`). A stalled backend then " +
+					"fails the plan, naming the template and the backend, instead of hanging. Defaults to `2m`."},
+		},
 		Blocks: map[string]schema.Block{
 			"e2b": schema.SingleNestedBlock{
 				MarkdownDescription: "E2B API access.",

@@ -73,9 +73,11 @@ func (d *templateDataSource) Read(ctx context.Context, req datasource.ReadReques
 		resp.Diagnostics.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
 		return
 	}
+	ctx, cancel := d.backends.readContext(ctx)
+	defer cancel()
 	usable, err := builder.IsUsable(ctx, m.TemplateID.ValueString())
 	if err != nil {
-		resp.Diagnostics.AddError("Could not look up sandbox template", err.Error())
+		resp.Diagnostics.AddError("Could not look up sandbox template", d.backends.readError(ctx, backend, m.TemplateID.ValueString(), err).Error())
 		return
 	}
 	if !usable {

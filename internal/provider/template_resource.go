@@ -181,6 +181,8 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 		resp.Diagnostics.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
 		return
 	}
+	ctx, cancel := r.backends.readContext(ctx)
+	defer cancel()
 	imported := state.Status.IsNull()
 	var usable bool
 	if imported { // adopting: IsUsable also makes sure the template is this team's to manage
@@ -189,7 +191,7 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 		usable, err = builders.StillUsable(ctx, builder, state.TemplateID.ValueString())
 	}
 	if err != nil {
-		resp.Diagnostics.AddError("Could not read sandbox template", err.Error())
+		resp.Diagnostics.AddError("Could not read sandbox template", r.backends.readError(ctx, state.backend(), state.TemplateID.ValueString(), err).Error())
 		return
 	}
 	if !usable && !buildUnconfirmed(state) {
