@@ -7,9 +7,10 @@ import (
 )
 
 // Ensure makes sure the template described by spec is usable, building only when needed:
-//  1. not forced and already usable: SKIPPED;
-//  2. otherwise Build;
-//  3. a failed, non-forced build whose template now resolves: SKIPPED (a concurrent builder won).
+//  1. not forced and already usable, built from the same inputs (or the backend cannot tell): SKIPPED;
+//  2. otherwise Build (a usable template known to come from other inputs is rebuilt);
+//  3. a failed, non-forced build whose template now resolves, not known to come from other
+//     inputs: SKIPPED (a concurrent builder won).
 //
 // Every error and every panic comes back as a FAILED result with a stage; Ensure never panics.
 func Ensure(ctx context.Context, b Builder, spec TemplateSpec) TemplateBuildResult {
@@ -19,28 +20,59 @@ func Ensure(ctx context.Context, b Builder, spec TemplateSpec) TemplateBuildResu
 	provider := b.Provider()
 	skipped := TemplateBuildResult{Status: StatusSkipped, TemplateRef: &TemplateRef{Provider: provider, Value: spec.TemplateID}}
 
+	var note string
 	if !spec.ForceRebuild {
-		usable, err := isUsable(ctx, b, spec.TemplateID)
+		verdict, usable, err := adoptable(ctx, b, spec)
 		if err != nil {
 			return failed(err, StageTemplateLookup)
 		}
-		if usable {
-			skipped.Detail = "template is already usable; nothing was built"
+		switch {
+		case usable && verdict == InputsUnknown:
+			skipped.Detail = "template is already usable; nothing was built. It carries no record of the inputs it was built " +
+				"from, so they could not be compared: set force_rebuild to build it from this configuration"
 			return skipped
+		case usable && verdict == InputsMatch:
+			skipped.Detail = "template is already usable, built from these inputs; nothing was built"
+			return skipped
+		case usable:
+			note = "the existing template was built from other inputs: rebuilding it from these"
 		}
 	}
 
 	result, err := build(ctx, b, spec)
 	if err == nil {
+		result.Logs = append(noteLines(note), result.Logs...)
 		return result
 	}
 	if !spec.ForceRebuild && ctx.Err() == nil {
-		if usable, lookupErr := isUsable(ctx, b, spec.TemplateID); lookupErr == nil && usable {
+		if verdict, usable, lookupErr := adoptable(ctx, b, spec); lookupErr == nil && usable && verdict != InputsDiffer {
 			skipped.Detail = "build failed but the template now resolves: a concurrent builder won (" + firstLine(err.Error()) + ")"
 			return skipped
 		}
 	}
 	return failed(err, StageTemplateBuild)
+}
+
+// adoptable tells whether the template is usable and, when the backend records build inputs,
+// whether its usable build was made from spec's.
+func adoptable(ctx context.Context, b Builder, spec TemplateSpec) (verdict InputsVerdict, usable bool, err error) {
+	if usable, err = isUsable(ctx, b, spec.TemplateID); err != nil || !usable {
+		return InputsUnknown, usable, err
+	}
+	checker, ok := b.(InputsChecker)
+	if !ok {
+		return InputsUnknown, true, nil
+	}
+	defer recoverAsError(&err)
+	verdict, err = checker.BuiltFrom(ctx, spec.TemplateID, spec.Fingerprint())
+	return verdict, true, AtStageIfBare(StageTemplateLookup, err)
+}
+
+func noteLines(note string) []string {
+	if note == "" {
+		return nil
+	}
+	return []string{note}
 }
 
 // validate checks spec against the backend before any request is made. Unset sizing stays zero:

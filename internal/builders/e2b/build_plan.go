@@ -25,7 +25,8 @@ type buildPlan struct {
 func planBuild(spec builders.TemplateSpec) (buildPlan, error) {
 	spec = spec.WithDefaults()
 	p := buildPlan{
-		create: templateBuildRequestV3{Name: spec.TemplateID, CPUCount: spec.CPUCount, MemoryMB: spec.MemoryMB},
+		create: templateBuildRequestV3{Name: spec.TemplateID, Tags: []string{usableTag, inputsTag(spec.Fingerprint())},
+			CPUCount: spec.CPUCount, MemoryMB: spec.MemoryMB},
 		start:  templateBuildStartV2{Force: spec.ForceRebuild, Steps: []templateStep{}},
 	}
 	baseTemplate, dockerfile := legacySources(spec)

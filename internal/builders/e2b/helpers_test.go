@@ -3,6 +3,7 @@ package e2b
 import (
 	"context"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -121,3 +122,6 @@ func ptr(s string) *string { return &s }
 // ciImage is E2B's code-interpreter image on Docker Hub: the only kind of image the default start
 // command runs on (defaults.go), as the emulator's image catalogue knows.
 const ciImage = "e2bdev/code-interpreter:latest"
+
+// inputsTagPattern is E2B's tag rule (packages/shared/pkg/id/id.go).
+var inputsTagPattern = regexp.MustCompile(`^[a-z0-9-_.]+$`)

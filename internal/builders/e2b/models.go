@@ -11,9 +11,10 @@ import (
 
 // templateBuildRequestV3 registers a template (or a new build of it).
 type templateBuildRequestV3 struct {
-	Name     string `json:"name"`
-	CPUCount int    `json:"cpuCount"`
-	MemoryMB int    `json:"memoryMB"`
+	Name     string   `json:"name"`
+	Tags     []string `json:"tags,omitempty"`
+	CPUCount int      `json:"cpuCount"`
+	MemoryMB int      `json:"memoryMB"`
 }
 
 type templateRequestResponseV3 struct {
@@ -108,4 +109,9 @@ type templateBuild struct {
 	BuildID   string    `json:"buildID"`
 	Status    string    `json:"status"`
 	CreatedAt time.Time `json:"createdAt"`
+}
+
+type templateTag struct {
+	Tag     string `json:"tag"`
+	BuildID string `json:"buildID"`
 }

@@ -59,6 +59,14 @@ func (c *client) templateBuilds(ctx context.Context, templateID string) (templat
 	return out, err
 }
 
+// templateTags lists the newest assignment of each of the template's tags (by id or alias), whatever
+// the status of the build it points at (db/queries/templates/list_template_tags.sql).
+func (c *client) templateTags(ctx context.Context, idOrAlias string) ([]templateTag, error) {
+	var out []templateTag
+	err := c.do(ctx, request{method: http.MethodGet, path: "/templates/" + url.PathEscape(idOrAlias) + "/tags", out: &out})
+	return out, err
+}
+
 // deleteTemplate deletes a template by id or alias.
 func (c *client) deleteTemplate(ctx context.Context, templateIDOrAlias string) error {
 	return c.do(ctx, request{method: http.MethodDelete, path: "/templates/" + url.PathEscape(templateIDOrAlias)})

@@ -1,0 +1,39 @@
+package builders
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+)
+
+// Fingerprint identifies the inputs a template is built from (everything but credentials and
+// flags), so a backend can record it with a build and a later run can tell whether an existing
+// template was made from the same inputs before adopting it: after a crash lost the state, on a
+// retry, or when two runs race. 16 hex digits: a tag-sized name, collisions irrelevant here.
+func (s TemplateSpec) Fingerprint() string {
+	startCmd, defaulted := s.StartCommand("")
+	inputs, _ := json.Marshal(struct { // a struct of strings and ints always encodes
+		Image, StartCmd, ReadyCmd, BaseTemplate, Dockerfile string
+		DefaultStart                                        bool
+		Packages                                            []string
+		CPUCount, MemoryMB                                  int
+	}{s.Image, startCmd, s.ReadyCmd, s.BaseTemplate, s.Dockerfile, defaulted, s.Packages, s.WithDefaults().CPUCount, s.WithDefaults().MemoryMB})
+	sum := sha256.Sum256(inputs)
+	return hex.EncodeToString(sum[:8])
+}
+
+// InputsVerdict is what a backend can tell about the inputs of an existing template's usable build.
+type InputsVerdict int
+
+const (
+	InputsUnknown InputsVerdict = iota // the build carries no fingerprint (another tool, an older provider)
+	InputsMatch                        // built from the same inputs
+	InputsDiffer                       // built from other inputs
+)
+
+// InputsChecker is a Builder that records Fingerprint with each build and can read it back.
+type InputsChecker interface {
+	// BuiltFrom compares fingerprint with the one recorded on the template's usable build.
+	BuiltFrom(ctx context.Context, templateID, fingerprint string) (InputsVerdict, error)
+}
