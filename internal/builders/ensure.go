@@ -120,12 +120,20 @@ func firstLine(s string) string {
 	return first
 }
 
-// Rebuild builds spec unconditionally: no fast path and no concurrent-winner check, because the
-// caller (a Terraform update) knows the inputs changed and an existing template is stale.
-// Like Ensure, every error and panic comes back as FAILED.
+// Rebuild builds spec, because the caller (a Terraform update) knows the inputs changed and the
+// template's current build is stale. The one exception: the backend confirms that the current
+// build was made from exactly these inputs (an earlier attempt that stopped waiting finished after
+// all), which is adopted instead of built twice; force_rebuild always builds. No concurrent-winner
+// check. Like Ensure, every error and panic comes back as FAILED.
 func Rebuild(ctx context.Context, b Builder, spec TemplateSpec) TemplateBuildResult {
 	if err := validate(b, spec); err != nil {
 		return failed(err, StageValidation)
+	}
+	if _, ok := b.(InputsChecker); ok && !spec.ForceRebuild {
+		if verdict, usable, err := adoptable(ctx, b, spec); err == nil && usable && verdict == InputsMatch {
+			return TemplateBuildResult{Status: StatusSkipped, TemplateRef: &TemplateRef{Provider: b.Provider(), Value: spec.TemplateID},
+				Detail: "a build from these inputs is already usable (an earlier attempt finished after it stopped waiting): adopted, nothing was built"}
+		}
 	}
 	result, err := build(ctx, b, spec)
 	if err != nil {

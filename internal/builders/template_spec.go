@@ -33,6 +33,10 @@ type TemplateSpec struct {
 	// Dockerfile builds from Dockerfile content. A deprecated input (use Image and Packages).
 	Dockerfile string
 
+	// RebuildTriggers are arbitrary values whose change asks for a rebuild: inputs of the build
+	// that the backend never sees, so they count in Fingerprint.
+	RebuildTriggers map[string]string
+
 	ForceRebuild bool
 }
 

@@ -100,6 +100,9 @@ func (m templateModel) spec(ctx context.Context, config templateModel) (builders
 		ForceRebuild: m.ForceRebuild.ValueBool(),
 	}
 	diags.Append(m.Packages.ElementsAs(ctx, &spec.Packages, false)...)
+	if !m.RebuildTriggers.IsNull() && !m.RebuildTriggers.IsUnknown() {
+		diags.Append(m.RebuildTriggers.ElementsAs(ctx, &spec.RebuildTriggers, false)...)
+	}
 	auth, authDiags := registryAuth(ctx, m.RegistryAuth, config.RegistryAuth)
 	diags.Append(authDiags...)
 	spec.RegistryAuth = auth

@@ -84,29 +84,36 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 	}
 	timeout, diags := plan.Timeouts.Update(ctx, mustDuration(defaultUpdateTimeout))
 	resp.Diagnostics.Append(diags...)
-	// A failed rebuild leaves the prior state (old inputs) in place, so the next plan retries it.
-	r.build(ctx, timeout, plan, config, &resp.State, &resp.Diagnostics, builders.Rebuild, false)
+	result := r.build(ctx, timeout, plan, config, &resp.State, &resp.Diagnostics, builders.Rebuild, false)
+	if result.Status == builders.StatusFailed {
+		// The prior state stays, with its inputs (so the next plan retries the update) and its
+		// template_ref (the template still serves its previous build), and says the rebuild failed.
+		// A retry adopts the build if it finished after all (builders.Rebuild).
+		state.Status, state.Stage, state.Detail = types.StringValue(string(result.Status)), types.StringValue(string(result.Stage)), types.StringValue(result.Detail)
+		state.Logs = logTail(result.Logs)
+		resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+	}
 }
 
 type stateSetter interface {
 	Set(ctx context.Context, val any) diag.Diagnostics
 }
 
-// build runs flow (Ensure or Rebuild) and records its outcome. On create (saveEarly) the state is
+// build runs flow (Ensure or Rebuild), records its outcome and returns it. On create (saveEarly) the state is
 // written as soon as the backend reports the template exists, so a failed or interrupted wait never
 // orphans it: Terraform keeps the resource, tainted, and the next apply replaces it (see Delete).
 func (r *templateResource) build(ctx context.Context, timeout time.Duration, plan, config templateModel,
 	state stateSetter, diags *diag.Diagnostics,
-	flow func(context.Context, builders.Builder, builders.TemplateSpec) builders.TemplateBuildResult, saveEarly bool) {
+	flow func(context.Context, builders.Builder, builders.TemplateSpec) builders.TemplateBuildResult, saveEarly bool) builders.TemplateBuildResult {
 	builder, err := r.backends.Builder(ctx, plan.backend())
 	if err != nil {
 		diags.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
-		return
+		return builders.TemplateBuildResult{}
 	}
 	spec, specDiags := plan.spec(ctx, config)
 	diags.Append(specDiags...)
 	if diags.HasError() {
-		return
+		return builders.TemplateBuildResult{}
 	}
 	plan.ImageDigest = settledDigest(plan.ImageDigest)
 	spec.Image = buildImage(spec.Image, plan.ImageDigest)
@@ -143,12 +150,13 @@ func (r *templateResource) build(ctx context.Context, timeout time.Duration, pla
 			plan.TemplateRef = templateRefValue(created) // the template exists, whatever became of its build
 			diags.Append(state.Set(ctx, plan)...)
 		}
-		return
+		return result
 	case builders.StatusUnsupported:
 		diags.AddAttributeWarning(path.Root("backend"), "Backend has no templates",
 			result.Detail+" The resource is recorded with status UNSUPPORTED and a null template_ref.")
 	}
 	diags.Append(state.Set(ctx, plan)...)
+	return result
 }
 
 func failureDetail(result builders.TemplateBuildResult) string {

@@ -95,3 +95,50 @@ resource "sandbox_template" "many" {
 		}},
 	})
 }
+
+// TestAccTemplateE2BTimedOutUpdateIsRecordedAndAdopted: a rebuild that outlives its update
+// timeout is recorded as FAILED/TIMEOUT (the inputs in state stay the old ones, so the next plan
+// retries), and the retry adopts the build that finished meanwhile instead of building twice: its
+// inputs tag says it was made from the planned inputs.
+func TestAccTemplateE2BTimedOutUpdateIsRecordedAndAdopted(t *testing.T) {
+	emu := newE2B(t)
+	withPackages := func(pkg, timeout string) string {
+		return e2bTemplate(emu, fmt.Sprintf(`
+  image    = "e2bdev/code-interpreter:latest"
+  packages = [%q]
+  timeouts = { update = %q }
+`, pkg, timeout))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: withPackages("pkg-a==1.0", "30m"), Check: buildsAre(emu, 1)},
+			{
+				PreConfig:   func() { emu.HangBuild("py") },
+				Config:      withPackages("pkg-b==2.0", "2s"),
+				ExpectError: expectError(`(?s)Template build failed at stage TIMEOUT`),
+			},
+			{
+				RefreshState: true, ExpectNonEmptyPlan: true, // the update is still to do
+				Check: resource.ComposeTestCheckFunc(
+					resource.TestCheckResourceAttr(resourceName, "status", "FAILED"),
+					resource.TestCheckResourceAttr(resourceName, "stage", "TIMEOUT"),
+					resource.TestCheckResourceAttr(resourceName, "packages.0", "pkg-a==1.0"),
+					resource.TestCheckResourceAttr(resourceName, "template_ref.value", "py")),
+			},
+			{
+				PreConfig: func() {
+					emu.ReleaseBuild("py")
+					deadline := time.Now().Add(30 * time.Second)
+					for info, _ := emu.Template("py"); info.BuildStatus != "ready" && time.Now().Before(deadline); info, _ = emu.Template("py") {
+						time.Sleep(10 * time.Millisecond)
+					}
+				},
+				Config: withPackages("pkg-b==2.0", "30m"),
+				Check: resource.ComposeTestCheckFunc(buildsAre(emu, 2),
+					resource.TestCheckResourceAttr(resourceName, "status", "SKIPPED"),
+					resource.TestCheckResourceAttr(resourceName, "packages.0", "pkg-b==2.0")),
+			},
+		},
+	})
+}
