@@ -37,7 +37,7 @@ func TestECRLoginEchoedBodyHoldsNoSecret(t *testing.T) {
 }
 
 // Google's token endpoint echoing the token request (the signed assertion) in error_description:
-// the description is reported, no part of the key is.
+// the description is reported, neither the assertion nor any part of the key is.
 func TestGCPLoginEchoedBodyHoldsNoKey(t *testing.T) {
 	google := googleemu.NewTestServer(t)
 	keyJSON := google.ServiceAccountJSON(t)
@@ -47,6 +47,9 @@ func TestGCPLoginEchoedBodyHoldsNoKey(t *testing.T) {
 	auth := &builders.RegistryAuth{GCP: &builders.GCPAuth{ServiceAccountJSON: builders.NewSecret(keyJSON)}}
 	_, _, err := Exchanger{}.Login(t.Context(), garImage, auth)
 	buildertest.AssertStage(t, err, builders.StageRegistryAuth, "invalid_grant", "request body")
+	if !strings.Contains(err.Error(), "assertion="+builders.Redacted) || strings.Contains(err.Error(), "assertion=eyJ") {
+		t.Errorf("the echoed assertion (a bearer credential for an hour) must be redacted: %v", err)
+	}
 	privateKey := googleemu.KeyField(t, keyJSON, "private_key")
 	buildertest.AssertNoSecretForms(t, "the token error", err.Error(), keyJSON, privateKey)
 	for _, line := range strings.Split(privateKey, "\n") {

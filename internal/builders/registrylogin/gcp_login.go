@@ -27,16 +27,15 @@ func (e Exchanger) gcpLogin(ctx context.Context, auth *builders.GCPAuth) (string
 		return "", builders.Secret{}, registryAuthError(err, auth.ServiceAccountJSON)
 	}
 	secrets := keySecrets(key)
-	if e.HTTPClient != nil {
-		ctx = context.WithValue(ctx, oauth2.HTTPClient, e.HTTPClient)
-	}
+	client, recorder := recordingClient(e.HTTPClient)
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, client)
 	creds, err := google.CredentialsFromJSONWithType(ctx, []byte(key.Reveal()), google.ServiceAccount, cloudPlatformScope)
 	if err != nil {
 		return "", builders.Secret{}, registryAuthError(fmt.Errorf("registry_auth.gcp.service_account_json: not a usable service account key: %w", err), secrets...)
 	}
 	token, err := creds.TokenSource.Token()
 	if err != nil {
-		return "", builders.Secret{}, registryAuthError(tokenError(err), secrets...)
+		return "", builders.Secret{}, registryAuthError(tokenError(err), append(secrets, recorder.assertions()...)...)
 	}
 	if token.AccessToken == "" {
 		return "", builders.Secret{}, registryAuthError(errors.New("registry_auth.gcp: Google's token endpoint returned no access token"))
