@@ -2,12 +2,15 @@ package provider
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/e2bemu"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/opensandboxemu"
 )
 
 // stalled is far longer than any test runs: a request that waits for it never gets its answer.
@@ -66,6 +69,32 @@ data "sandbox_template" "shared" {
   template_id = "shared"
 }`,
 			ExpectError: expectError(`reading template "shared" on e2b: no answer within\s+request_timeout`),
+		}},
+	})
+}
+
+// TestAccRequestTimeoutBoundsOpenSandbox: an OpenSandbox server that accepts requests and never
+// answers them fails the data source's lookup the same way.
+func TestAccRequestTimeoutBoundsOpenSandbox(t *testing.T) {
+	newOpenSandbox(t, opensandboxemu.Options{}) // clears the environment fallbacks
+	hung := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	t.Cleanup(hung.Close)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "sandbox" {
+  request_timeout = "1s"
+  opensandbox {
+    domain = %q
+  }
+}
+
+data "sandbox_template" "shared" {
+  backend     = "opensandbox"
+  template_id = "shared"
+}`, hung.URL),
+			ExpectError: expectError(`reading template "shared" on opensandbox: no answer within\s+request_timeout`),
 		}},
 	})
 }
