@@ -80,6 +80,9 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if keep && buildInputsChanged(plan, state) && builder != nil { // adopting an import
+		keep = adoptsImport(ctx, builder, plan, resp)
+	}
 	if keep {
 		plan.copyResult(state)
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
