@@ -113,7 +113,7 @@ func (b *Builder) installPackages(ctx context.Context, sb builderSandbox, packag
 	req := installCommand(ctx, packages)
 	logs.add("$ " + req.Command)
 	result, err := ex.run(ctx, req)
-	logs.output(result.Output)
+	logs.output(result)
 	if err != nil {
 		return atStage(builders.StageTemplateBuild, fmt.Errorf("installing packages: %w", err))
 	}

@@ -19,12 +19,11 @@ type buildLog struct {
 func (l *buildLog) add(line string)                 { l.lines = append(l.lines, builders.Scrub(line, l.secrets...)) }
 func (l *buildLog) addf(format string, args ...any) { l.add(fmt.Sprintf(format, args...)) }
 
-func (l *buildLog) output(lines []string) {
-	if len(lines) > maxCommandOutputLines {
-		l.addf("... %d earlier output lines omitted", len(lines)-maxCommandOutputLines)
-		lines = lines[len(lines)-maxCommandOutputLines:]
+func (l *buildLog) output(result commandResult) {
+	if result.Omitted > 0 {
+		l.addf("... %d earlier output lines omitted", result.Omitted)
 	}
-	for _, line := range lines {
+	for _, line := range result.Output {
 		l.add(line)
 	}
 }

@@ -2,6 +2,8 @@ package opensandbox
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -119,4 +121,31 @@ func TestEchoedRequestBodiesNeverLeakTheRegistryPassword(t *testing.T) {
 		t.Fatalf("the echoed message should still be reported, redacted: %s", got.Detail)
 	}
 	assertNoSecret(t, got, password)
+}
+
+// TestReadCommandStreamKeepsItsTail: a pip run printing 200k lines (and one endless progress
+// line) keeps a bounded tail in memory, and counts what it dropped.
+func TestReadCommandStreamKeepsItsTail(t *testing.T) {
+	pr, pw := io.Pipe()
+	go func() {
+		for i := range 200_000 {
+			fmt.Fprintf(pw, "{\"type\":\"stdout\",\"text\":\"Collecting pkg-%d\\n\"}\n\n", i)
+		}
+		fmt.Fprintf(pw, "{\"type\":\"stdout\",\"text\":%q}\n\n", strings.Repeat("#", 1<<20))
+		fmt.Fprint(pw, "{\"type\":\"execution_complete\"}\n\n")
+		_ = pw.Close()
+	}()
+	got, err := readCommandStream(pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Output) != maxCommandOutputLines || got.Omitted != 200_001-maxCommandOutputLines {
+		t.Fatalf("kept %d lines, omitted %d; want the last %d and a count of the rest", len(got.Output), got.Omitted, maxCommandOutputLines)
+	}
+	if last := got.Output[len(got.Output)-1]; len(last) > maxOutputLineBytes+len("…") {
+		t.Errorf("the last line kept %d bytes, want at most %d", len(last), maxOutputLineBytes)
+	}
+	if got.Output[0] != "Collecting pkg-199801" {
+		t.Errorf("first kept line = %q, want the tail", got.Output[0])
+	}
 }

@@ -68,7 +68,22 @@ func (e *execd) waitReady(ctx context.Context, interval time.Duration, alive fun
 type commandResult struct {
 	ExitCode int // -1 when execd reported an error without an exit code
 	Error    string
-	Output   []string // stdout and stderr lines, in arrival order, stderr prefixed
+	Output   []string // the last maxCommandOutputLines stdout and stderr lines, in arrival order, stderr prefixed
+	Omitted  int      // earlier lines dropped: a pip run can print hundreds of thousands
+}
+
+// maxOutputLineBytes cuts a single output line (a progress bar redrawn without newlines).
+const maxOutputLineBytes = 4 << 10
+
+// keep appends an output line, keeping memory bounded however long the command talks.
+func (r *commandResult) keep(line string) {
+	if len(line) > maxOutputLineBytes {
+		line = strings.ToValidUTF8(line[:maxOutputLineBytes], "") + "…"
+	}
+	r.Output = append(r.Output, line)
+	if over := len(r.Output) - maxCommandOutputLines; over > 0 {
+		r.Output, r.Omitted = r.Output[over:], r.Omitted+over
+	}
 }
 
 // run executes a foreground command and reads execd's event stream to its end.
@@ -126,9 +141,9 @@ func readCommandStream(r io.Reader) (commandResult, error) {
 		}
 		switch ev.Type {
 		case "stdout":
-			result.Output = append(result.Output, strings.TrimRight(ev.Text, "\n"))
+			result.keep(strings.TrimRight(ev.Text, "\n"))
 		case "stderr":
-			result.Output = append(result.Output, "stderr: "+strings.TrimRight(ev.Text, "\n"))
+			result.keep("stderr: " + strings.TrimRight(ev.Text, "\n"))
 		case "error":
 			failed = true
 			result.ExitCode, result.Error = exitCodeOf(ev)
