@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"os"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
@@ -44,6 +45,12 @@ func (serviceAccountJSONValidator) ValidateString(_ context.Context, req validat
 	}
 	gcp := builders.GCPAuth{ServiceAccountJSON: builders.NewSecret(req.ConfigValue.ValueString())}
 	if !gcp.IsContent() {
+		// A warning, not an error: the same apply may write the file (local_sensitive_file) before the build.
+		if _, err := os.Stat(req.ConfigValue.ValueString()); err != nil {
+			resp.Diagnostics.AddAttributeWarning(req.Path, "Service account key not found",
+				"The value is neither a JSON key nor the path of an existing file. If it is a path, the file must exist "+
+					"when the template is built; otherwise the build fails at REGISTRY_AUTH.")
+		}
 		return
 	}
 	if err := builders.ValidateServiceAccountJSON(req.ConfigValue.ValueString()); err != nil {
