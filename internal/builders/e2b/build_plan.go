@@ -27,7 +27,7 @@ func planBuild(spec builders.TemplateSpec) (buildPlan, error) {
 	p := buildPlan{
 		create: templateBuildRequestV3{Name: spec.TemplateID, Tags: []string{usableTag, inputsTag(spec.Fingerprint())},
 			CPUCount: spec.CPUCount, MemoryMB: spec.MemoryMB},
-		start:  templateBuildStartV2{Force: spec.ForceRebuild, Steps: []templateStep{}},
+		start: templateBuildStartV2{Force: spec.ForceRebuild, Steps: []templateStep{}},
 	}
 	baseTemplate, dockerfile := legacySources(spec)
 	defaultCmds := true
