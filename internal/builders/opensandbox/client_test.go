@@ -129,10 +129,10 @@ func TestReadCommandStreamKeepsItsTail(t *testing.T) {
 	pr, pw := io.Pipe()
 	go func() {
 		for i := range 200_000 {
-			fmt.Fprintf(pw, "{\"type\":\"stdout\",\"text\":\"Collecting pkg-%d\\n\"}\n\n", i)
+			_, _ = fmt.Fprintf(pw, "{\"type\":\"stdout\",\"text\":\"Collecting pkg-%d\\n\"}\n\n", i)
 		}
-		fmt.Fprintf(pw, "{\"type\":\"stdout\",\"text\":%q}\n\n", strings.Repeat("#", 1<<20))
-		fmt.Fprint(pw, "{\"type\":\"execution_complete\"}\n\n")
+		_, _ = fmt.Fprintf(pw, "{\"type\":\"stdout\",\"text\":%q}\n\n", strings.Repeat("#", 1<<20))
+		_, _ = fmt.Fprint(pw, "{\"type\":\"execution_complete\"}\n\n")
 		_ = pw.Close()
 	}()
 	got, err := readCommandStream(pr)
