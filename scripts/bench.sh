@@ -6,7 +6,10 @@
 #     and of N floor_thing (internal/benchfloor: the smallest framework provider, the floor any
 #     plugin provider pays, since terraform_data is built into the CLI);
 #   - E2B API requests per template for create, refresh, no-op plan and destroy (emulator counts);
-#   - latency from a build turning ready in the emulator to the create finishing;
+#   - latency from a build turning ready in the emulator to the create finishing, for single
+#     templates and for several in parallel with 2 s and 60 s builds;
+#   - status polls per build-minute during 60 s builds;
+#   - the apply time of 25 templates against a team build limit of 5, vs ceil(25/5) × build time;
 #   - provider start-up: `terraform providers schema -json` and BenchmarkProviderSchema;
 #   - in process, the provider's part of planning one template: BenchmarkTemplatePlanRPCs;
 #   - peak RSS of the provider process during the largest apply.
@@ -14,7 +17,11 @@
 # is the provider and Terraform, not a backend.
 #
 # Knobs (environment): BENCH_SIZES ("50 200"), BENCH_REPS (3), BENCH_RUNS (5: latency and schema
-# runs), BENCH_BUILD_DURATION (2s), BENCH_OUT (BENCHMARKS.md), BENCH_KEEP=1 keeps the working dir.
+# runs), BENCH_BUILD_DURATION (2s), BENCH_PAR_TEMPLATES (5: templates per ready → done apply),
+# BENCH_SHORT_REPS (3: applies of 2 s builds), BENCH_LIMIT_BUILD (10s: build time under the limit),
+# BENCH_NOTE (a caveat for the report's header, e.g. who else used the machine),
+# BENCH_OUT (BENCHMARKS.md), BENCH_KEEP=1 keeps the working dir. BENCH_ONLY=builds runs only the
+# build measurements (ready → done, polls, build limit) and prints their report to stdout.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -26,6 +33,10 @@ read -r -a sizes <<<"${BENCH_SIZES:-50 200}"
 reps="${BENCH_REPS:-3}"
 runs="${BENCH_RUNS:-5}"
 build_duration="${BENCH_BUILD_DURATION:-2s}"
+par_templates="${BENCH_PAR_TEMPLATES:-5}"
+short_reps="${BENCH_SHORT_REPS:-3}"
+limit_templates=25 limit=5 # the case of issue 10
+limit_build="${BENCH_LIMIT_BUILD:-10s}"
 parallelism=10 # Terraform's default, spelled out so the numbers say what they were taken with
 api_key=bench-api-key
 
@@ -285,6 +296,97 @@ latency_runs() {
 	done
 }
 
+# control URL PATH JSON: one POST to the emulator's control path (no credentials, not counted).
+control() { curl -fsS -X POST -H 'Content-Type: application/json' -d "$3" "$1/_emulator/$2" >/dev/null; }
+
+# builds_of FILE PREFIX: the builds in stats FILE of templates PREFIX-<index>, one JSON object a line,
+# with the seconds from start to ready and from ready to observed (the provider's polling delay).
+builds_of() {
+	jq -c --arg p "$2-" '.builds[] | select(.template | startswith($p))
+		| select(.ready_at != null and .observed_at != null and .started_at != null)' "$1" |
+		while read -r b; do
+			local s r o
+			s="$(epoch "$(jq -r .started_at <<<"$b")")"
+			r="$(epoch "$(jq -r .ready_at <<<"$b")")"
+			o="$(epoch "$(jq -r .observed_at <<<"$b")")"
+			echo "$(jq -r .template <<<"$b") $(jq -r .status <<<"$b") $s $r $o"
+		done
+}
+
+# status_polls FILE: GET .../status requests counted in stats FILE.
+status_polls() { jq -r '.requests["GET /templates/{templateID}/builds/{buildID}/status"] // 0' "$1"; }
+
+# build_runs: against an emulator of its own (url_builds), whose build duration and team build
+# limit are set through its control path:
+#   - ready → done for 2 s and 60 s builds: $par_templates templates per apply, in parallel, so the
+#     60 s case costs about a minute; each build's observed_at − ready_at (the provider's polling
+#     delay, from the emulator's build timelines), $short_reps applies of 2 s builds, one of 60 s;
+#   - status polls per build-minute during the 60 s builds (GET .../status counted by the emulator
+#     over the sum of the builds' start → ready time);
+#   - $limit_templates templates with a team build limit of $limit: apply wall time vs the ideal
+#     ceil(templates / limit) × $limit_build build time.
+declare -A rd_delay polls_per_min rd_last rd_wall # key: build duration
+limit_wall=0 limit_ideal=0 limit_ratio=0 limit_creates=0 limit_builds=0 limit_span=0 limit_gaps=""
+build_runs() {
+	local dur secs rep dir prefix since end polls minutes t st s r o last nb d
+	for dur in 2s 60s; do
+		secs="${dur%s}"
+		control "$url_builds" build-duration "{\"duration\":\"$dur\"}"
+		local nreps=1
+		[ "$dur" = 2s ] && nreps="$short_reps"
+		for rep in $(seq 1 "$nreps"); do
+			prefix="rd$secs-r$rep"
+			dir="$work/ready-$secs-$rep"
+			write_config "$dir" sandbox "$prefix"
+			log "ready → done: $par_templates templates with $dur builds, rep $rep/$nreps"
+			since="$(stats_total "$url_builds")"
+			E2B_API_URL="$url_builds" timed d tf "$dir" apply apply -auto-approve -var "n=$par_templates" -parallelism="$parallelism"
+			end="$(now)"
+			rd_wall[$dur]+="$d "
+			stats "$url_builds" "$since" >"$dir/stats.json"
+			builds_of "$dir/stats.json" "$prefix" >"$dir/builds.txt"
+			nb="$(wc -l <"$dir/builds.txt")"
+			[ "$nb" = "$par_templates" ] || die "$nb ready builds of $par_templates in $dir/stats.json"
+			minutes=0 last=0
+			while read -r t st s r o; do
+				rd_delay[$dur]+="$(sub "$o" "$r") "
+				minutes="$(awk -v m="$minutes" -v s="$s" -v r="$r" 'BEGIN { printf "%.4f", m + (r - s) / 60 }')"
+				last="$(awk -v a="$last" -v b="$r" 'BEGIN { print (b > a) ? b : a }')"
+			done <"$dir/builds.txt"
+			rd_last[$dur]+="$(sub "$end" "$last") "
+			polls="$(status_polls "$dir/stats.json")"
+			polls_per_min[$dur]+="$(div "$polls" "$minutes") "
+			E2B_API_URL="$url_builds" tf "$dir" destroy destroy -auto-approve -var "n=$par_templates" -parallelism="$parallelism"
+		done
+	done
+
+	control "$url_builds" build-duration "{\"duration\":\"$limit_build\"}"
+	control "$url_builds" build-concurrency "{\"limit\":$limit}"
+	prefix="lim"
+	dir="$work/limit"
+	write_config "$dir" sandbox "$prefix"
+	log "$limit_templates templates, build limit $limit, $limit_build builds"
+	since="$(stats_total "$url_builds")"
+	E2B_API_URL="$url_builds" timed limit_wall tf "$dir" apply apply -auto-approve -var "n=$limit_templates" -parallelism="$parallelism"
+	stats "$url_builds" "$since" >"$dir/stats.json"
+	builds_of "$dir/stats.json" "$prefix" | sort -k3 -g >"$dir/builds.txt"
+	limit_builds="$(awk '$2 == "ready"' "$dir/builds.txt" | wc -l)"
+	limit_creates="$(jq -r '.requests["POST /v3/templates"] // 0' "$dir/stats.json")"
+	limit_ideal="$(awk -v n="$limit_templates" -v l="$limit" -v b="${limit_build%s}" 'BEGIN { printf "%d", int((n + l - 1) / l) * b }')"
+	limit_ratio="$(div "$limit_wall" "$limit_ideal")"
+	# The first build's start to the last one's observation; and per wave of $limit, the gap from the
+	# previous wave's last ready to this wave's last start (what the polling and the 429 waits add).
+	limit_span="$(awk 'NR == 1 { s = $3 } { if ($5 > o) o = $5 } END { printf "%.2f", o - s }' "$dir/builds.txt")"
+	limit_gaps="$(awk -v l="$limit" '{ s[NR] = $3; r[NR] = $4 } END {
+		for (w = 1; w * l < NR; w++) {
+			prev = 0; for (i = (w - 1) * l + 1; i <= w * l; i++) if (r[i] > prev) prev = r[i]
+			last = 0; for (i = w * l + 1; i <= (w + 1) * l && i <= NR; i++) if (s[i] > last) last = s[i]
+			printf "%s%.2f", (w > 1 ? ", " : ""), last - prev
+		} }' "$dir/builds.txt")"
+	E2B_API_URL="$url_builds" tf "$dir" destroy destroy -auto-approve -var "n=$limit_templates" -parallelism="$parallelism"
+	control "$url_builds" build-concurrency '{"limit":0}'
+}
+
 # schema_runs: `terraform providers schema -json` with the provider, and without it (only
 # Terraform's built-in provider) so the difference is what starting the provider adds.
 schema_with=() schema_without=()
@@ -352,6 +454,7 @@ report() {
 		echo "| date | $(date -u +%Y-%m-%dT%H:%M:%SZ) |"
 		echo "| machine | $(machine) |"
 		echo "| load average (1/5/15 min) | at start $load_start, at end $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine skews the times) |"
+		[ -n "${BENCH_NOTE:-}" ] && echo "| note | $BENCH_NOTE |"
 		echo "| Go | $(go version | awk '{ print $3, $4 }') |"
 		echo "| CLIs | $("$terraform" version | head -n1)$([ -x "$tofu" ] && echo ", $("$tofu" version | head -n1) (built, not benchmarked)") |"
 		echo "| provider | commit $git_rev$([ "$dirty" -gt 0 ] && echo " plus $dirty uncommitted changed files in the tree") |"
@@ -371,7 +474,8 @@ report() {
 		r="$(jq -r --argjson n "$n" '([.requests[]] | add // 0) / $n' "${reqs["refresh $n"]}")"
 		echo "| refresh costs ≤ 1 API request per template | $r | $(le "$r" 1) |"
 		a="$(median "${lat_direct[@]}")"
-		echo "| build ready → create finished ≤ 1 s (median) | $(fmt2 "$a") s | $(le "$a" 1) |"
+		echo "| build ready → create finished ≤ 1 s (median), one template, $build_duration build | $(fmt2 "$a") s | $(le "$a" 1) |"
+		builds_goals
 		echo
 		n="${sizes[-1]}"
 		echo "The floor: $n \`floor_thing\` of internal/benchfloor, the smallest terraform-plugin-framework provider (two"
@@ -424,6 +528,8 @@ report() {
 		echo "| apply, $build_duration build | $(fmt2 "$(median "${lat_slow[@]}")") s | $(list "${lat_slow[@]}") |"
 		echo "| apply, zero-time build | $(fmt2 "$(median "${lat_fast[@]}")") s | $(list "${lat_fast[@]}") |"
 		echo
+		builds_section
+		echo
 		echo "## Provider start-up"
 		echo
 		echo "| | median |"
@@ -452,6 +558,67 @@ report() {
 		echo "provider processes ${cpu_provider} s, terraform itself ${cpu_terraform} s, in $(fmt2 "$rss_wall") s wall."
 	} >"$out.tmp"
 	mv "$out.tmp" "$out"
+}
+
+# builds_goals / builds_section: the rows and the section of the report that build_runs measured.
+builds_goals() {
+	local a dur
+	for dur in 2s 60s; do
+		a="$(median ${rd_delay[$dur]})"
+		echo "| build ready → provider observes it done ≤ 1 s (median), ${dur%s} s builds, $par_templates templates in parallel | $(fmt2 "$a") s | $(le "$a" 1) |"
+	done
+	a="$(median ${polls_per_min[60s]})"
+	echo "| status requests per build-minute ≤ 60 (60 s builds; E2B's SDK makes 300) | $(fmt2 "$a") | $(le "$a" 60) |"
+	echo "| apply of $limit_templates templates, build limit $limit ≤ 1.2 × ceil($limit_templates/$limit) × build time | ${limit_ratio}× ($(fmt2 "$limit_wall") s vs $limit_ideal s) | $(le "$limit_ratio" 1.2) |"
+}
+
+# poll_schedule N: the provider's first N status polls, in seconds after the build starts (250 ms, ×1.5, up to 1.1 s).
+# poll_lag SECONDS: how long after SECONDS the next poll of that schedule comes.
+poll_schedule() { awk -v n="$1" 'BEGIN { d = 0.25; t = 0; for (i = 1; i <= n; i++) { t += d; printf "%s%.2f", (i > 1 ? ", " : ""), t; d = d * 1.5; if (d > 1.1) d = 1.1 } }'; }
+poll_lag() { awk -v s="$1" 'BEGIN { d = 0.25; t = 0; while (t < s) { t += d; d = d * 1.5; if (d > 1.1) d = 1.1 } printf "%.2f", t - s }'; }
+
+builds_section() {
+	local dur n
+	echo "## Builds that take time: ready → done, status polls, the build limit"
+	echo
+	echo "An emulator of its own, its build duration and team build limit set through \`POST /_emulator/build-duration\` and"
+	echo "\`/_emulator/build-concurrency\`. Each apply creates $par_templates templates in parallel (\`-parallelism=$parallelism\`), so the 60 s case"
+	echo "costs one minute, not $par_templates. *Ready → observed*: per build, \`observed_at\` (the status poll that first saw it"
+	echo "ready) − \`ready_at\` (start + duration), from \`GET /_emulator/stats\`; that is when the provider knows the build is"
+	echo "done (the create then returns). *Last ready → CLI done*: the CLI's exit − the apply's last \`ready_at\` (includes saving"
+	echo "state and stopping the provider). *Status polls per build-minute*: \`GET .../builds/{buildID}/status\` counted during the"
+	echo "apply ÷ the builds' summed start → ready minutes. The provider polls at 250 ms, ×1.5 each time, up to 1.1 s."
+	echo
+	echo "| build | applies × templates | ready → observed, median | max | last ready → CLI done | apply wall | status polls per build-minute |"
+	echo "|---|---|---|---|---|---|---|"
+	for dur in 2s 60s; do
+		n="$(wc -w <<<"${rd_wall[$dur]}")"
+		echo "| ${dur%s} s | $n × $par_templates | $(fmt2 "$(median ${rd_delay[$dur]})") s | $(fmt2 "$(printf '%s\n' ${rd_delay[$dur]} | sort -g | tail -n1)") s | $(list ${rd_last[$dur]}) s | $(list ${rd_wall[$dur]}) s | $(list ${polls_per_min[$dur]}) |"
+	done
+	echo
+	echo "Ready → observed, every build: 2 s: $(list ${rd_delay[2s]}); 60 s: $(list ${rd_delay[60s]})."
+	echo "The polls come $(poll_schedule 5) … s after the start, so where a duration falls in that schedule decides the"
+	echo "delay: the schedule alone predicts $(poll_lag 2) s for 2 s builds and $(poll_lag 60) s for 60 s ones (the rest is the requests' own time)."
+	echo
+	echo "### $limit_templates templates, team build limit $limit"
+	echo
+	echo "One apply of $limit_templates templates (\`-parallelism=$parallelism\`) while the emulator answers \`POST /v3/templates\` with 429 beyond $limit"
+	echo "builds in flight; the provider waits the 429 out, retrying about once a second. Ideal: ceil($limit_templates/$limit) = $(( (limit_templates + limit - 1) / limit )) waves × $limit_build = $limit_ideal s."
+	echo "Builds take $limit_build: long enough that the ideal (${limit_ideal} s) dwarfs Terraform's own cost of an apply of $limit_templates"
+	echo "(about a second with zero-time builds, see above), short enough that the run costs about a minute. The per-wave costs"
+	echo "the goal is about, noticing a build is done (polls up to 1.1 s apart) and getting the freed slot (429 retries about 1 s"
+	echo "apart), do not shrink with the build time, so $limit_build builds weigh them $(div 60 "${limit_build%s}")× more than builds of a minute (E2B's real"
+	echo "builds take minutes): a strict test. With 2 s builds the 429 retries alone (up to about 1 s lost per wave) could make"
+	echo "1.5×, whatever the rest did; with 60 s builds the run would cost over 5 minutes and the same costs would vanish in the ideal."
+	echo
+	echo "| | |"
+	echo "|---|---|"
+	echo "| apply wall time | $(fmt2 "$limit_wall") s |"
+	echo "| ideal, ratio | $limit_ideal s, ${limit_ratio}× |"
+	echo "| builds ready | $limit_builds of $limit_templates |"
+	echo "| \`POST /v3/templates\` sent (the excess over $limit_templates answered 429) | $limit_creates |"
+	echo "| first build start → last build observed | $limit_span s |"
+	echo "| per wave: previous wave's last ready → this wave's last start | $limit_gaps s |"
 }
 
 # row N LABEL ARRAY: one table row from the times array named ARRAY.
@@ -487,6 +654,7 @@ main() {
 
 	start_emulator fast 0s
 	start_emulator slow "$build_duration"
+	start_emulator builds 0s
 	cat >"$work/dev.tfrc" <<-TFRC
 		provider_installation {
 		  dev_overrides {
@@ -501,6 +669,18 @@ main() {
 	local started n rep
 	started="$(now)"
 	load_start="$(cut -d' ' -f1-3 /proc/loadavg)"
+	if [ "${BENCH_ONLY:-}" = builds ]; then
+		build_runs
+		echo "load average at start $load_start, at end $(cut -d' ' -f1-3 /proc/loadavg), $(machine)"
+		echo
+		echo "| goal | measured | |"
+		echo "|---|---|---|"
+		builds_goals
+		echo
+		builds_section
+		log "done in $(fmt2 "$(sub "$(now)" "$started")") s (BENCH_ONLY=builds: BENCHMARKS.md untouched)"
+		return
+	fi
 
 	for n in "${sizes[@]}"; do
 		for rep in $(seq 1 "$reps"); do
@@ -512,6 +692,7 @@ main() {
 	peak_rss "${sizes[-1]}"
 	log "build ready → create finished ($runs runs, $build_duration builds)"
 	latency_runs
+	build_runs
 	log "providers schema ($runs runs) and the Go benchmarks"
 	schema_runs
 	gobench="$(go_bench)"
