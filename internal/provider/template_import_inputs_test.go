@@ -1,9 +1,12 @@
 package provider
 
 import (
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/e2b"
@@ -41,4 +44,83 @@ func TestAccTemplateImportAdoptsOnlyMatchingInputs(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestAccTemplateCreateAfterLostStateRebuildsOtherInputs: a run killed mid-build (kill -9) loses
+// its state; the template it built from pkg-a is found by the next apply, whose configuration now
+// says pkg-b. It is rebuilt, not recorded SKIPPED with inputs it was never built from.
+func TestAccTemplateCreateAfterLostStateRebuildsOtherInputs(t *testing.T) {
+	emu := newE2B(t)
+	builder, err := e2b.New(e2b.Config{APIKey: builders.NewSecret(testE2BAPIKey), APIURL: emu.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lost := builders.TemplateSpec{TemplateID: "py", Image: "e2bdev/code-interpreter:latest", Packages: []string{"pkg-a==1.0"}}
+	if got := builders.Ensure(t.Context(), builder, lost); got.Status != builders.StatusSuccess {
+		t.Fatalf("the build whose state was lost: %+v", got)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: e2bTemplate(emu, `
+  image    = "e2bdev/code-interpreter:latest"
+  packages = ["pkg-b==2.0"]
+`),
+			Check: resource.ComposeTestCheckFunc(buildsAre(emu, 2), resource.TestCheckResourceAttr(resourceName, "status", "SUCCESS")),
+		}},
+	})
+}
+
+// TestAccTemplateConcurrentCreatesOfOneTemplate: two creates of the same E2B template at once
+// (two resources here; two working directories behave alike) end with one finished build: the
+// second start cancels the first build (CheckAndCancelConcurrentBuilds), whose creator waits for
+// the winner and records SKIPPED.
+func TestAccTemplateConcurrentCreatesOfOneTemplate(t *testing.T) {
+	emu := newE2B(t)
+	emu.HangBuild("py")
+	go func() { // release once both creates have registered and a build runs
+		for emu.CountRequests("POST", "/v3/templates") < 2 || emu.CountRequests("POST", "/v2/templates/") < 1 {
+			time.Sleep(5 * time.Millisecond)
+		}
+		time.Sleep(50 * time.Millisecond)
+		emu.ReleaseBuild("py")
+	}()
+	config := e2bProvider(emu) + `
+resource "sandbox_template" "a" {
+  backend     = "e2b"
+  template_id = "py"
+  image       = "e2bdev/code-interpreter:latest"
+}
+resource "sandbox_template" "b" {
+  backend     = "e2b"
+  template_id = "py"
+  image       = "e2bdev/code-interpreter:latest"
+}
+`
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: config,
+			Check: func(s *terraform.State) error {
+				statuses := map[string]int{}
+				for _, name := range []string{"sandbox_template.a", "sandbox_template.b"} {
+					statuses[s.RootModule().Resources[name].Primary.Attributes["status"]]++
+				}
+				if statuses["SUCCESS"] != 1 || statuses["SKIPPED"] != 1 {
+					return fmt.Errorf("statuses %v, want one SUCCESS and one SKIPPED", statuses)
+				}
+				info, _ := emu.Template("py")
+				ready := 0
+				for _, b := range info.Builds {
+					if b.Status == "ready" {
+						ready++
+					}
+				}
+				if ready != 1 {
+					return fmt.Errorf("%d ready builds, want 1: %+v", ready, info.Builds)
+				}
+				return nil
+			},
+		}},
+	})
 }

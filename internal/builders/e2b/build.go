@@ -3,10 +3,17 @@ package e2b
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
+	"strings"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
+
+// maxBuildAttempts bounds how often a build cancelled by a concurrent build of the same template
+// is registered again, when that other build failed too.
+const maxBuildAttempts = 3
 
 // Build makes the template named spec.TemplateID (see the package doc for the flow). The
 // template is reported through builders.NotifyCreated as soon as it exists.
@@ -15,22 +22,49 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec) (builde
 	if err != nil {
 		return builders.TemplateBuildResult{}, err
 	}
-	alias := spec.TemplateID
 	logs := &buildLog{secrets: plan.secrets, progress: func(line string) { builders.ReportProgress(ctx, line) }}
 	logs.add(plan.notes...)
+	for attempt := 1; ; attempt++ {
+		err := b.buildOnce(ctx, spec.TemplateID, plan, logs)
+		if err == nil {
+			logs.addf("template %s is ready", spec.TemplateID)
+			return builders.Succeeded(builders.ProviderE2B, spec.TemplateID, logs.result()), nil
+		}
+		if attempt == maxBuildAttempts || !cancelledByAnotherBuild(err) || ctx.Err() != nil {
+			return builders.TemplateBuildResult{}, err
+		}
+		if usable, lookupErr := b.IsUsable(ctx, spec.TemplateID); lookupErr != nil || usable {
+			return builders.TemplateBuildResult{}, err // the other build won: Ensure decides on adopting it
+		}
+		logs.add("our build was cancelled by a concurrent build of this template that did not finish either: building again")
+		if err := apihttp.Sleep(ctx, b.pollInterval+rand.N(b.pollInterval+1)); err != nil {
+			return builders.TemplateBuildResult{}, err
+		}
+	}
+}
 
+// buildOnce registers, starts and waits for one build. A build found superseded before its start
+// is not started: E2B's start handler cancels the template's other builds before it checks that
+// the build is still waiting (handlers/template_start_build_v2.go), so starting it would kill the
+// newer build that superseded it, and both would fail.
+func (b *Builder) buildOnce(ctx context.Context, alias string, plan buildPlan, logs *buildLog) error {
 	created, err := b.registerWhenSlotFree(ctx, plan.create, logs)
 	if err != nil {
 		// A 403 or 409 here is E2B's word on the name ("Alias 'x' already used" by another template
 		// of the team: register_build.go), kept at TEMPLATE_CREATE, not taken for a bad API key.
-		return builders.TemplateBuildResult{}, atStage(builders.StageTemplateCreate, fmt.Errorf("creating template %s: %w", alias, err), logs.result()...)
+		return atStage(builders.StageTemplateCreate, fmt.Errorf("creating template %s: %w", alias, err), logs.result()...)
 	}
 	builders.NotifyCreated(ctx, builders.TemplateRef{Provider: builders.ProviderE2B, Value: alias})
 	logs.addf("template %s (%s): build %s requested with %d CPU, %d MB", alias, created.TemplateID, created.BuildID,
 		plan.create.CPUCount, plan.create.MemoryMB)
 
+	if info, err := b.api.buildStatus(ctx, created.TemplateID, created.BuildID, 0); err == nil && info.Status == buildError {
+		b.waitForConcurrentBuilds(ctx, created, logs)
+		return builders.AtStage(builders.StageTemplateBuild, fmt.Errorf("build %s of template %s was superseded before it started: %s",
+			created.BuildID, alias, reasonOf(info)), logs.result()...)
+	}
 	if err := b.startBuild(ctx, created, plan); err != nil {
-		return builders.TemplateBuildResult{}, atStage(builders.StageTemplateBuild, fmt.Errorf("starting build %s of template %s: %w", created.BuildID, alias, err), logs.result()...)
+		return atStage(builders.StageTemplateBuild, fmt.Errorf("starting build %s of template %s: %w", created.BuildID, alias, err), logs.result()...)
 	}
 	logs.addf("build %s started from %s", created.BuildID, source(plan.start))
 
@@ -40,10 +74,24 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec) (builde
 	}
 	if err := b.waitForBuild(ctx, created.TemplateID, created.BuildID, logs, hint); err != nil {
 		b.waitForConcurrentBuilds(ctx, created, logs)
-		return builders.TemplateBuildResult{}, err
+		return err
 	}
-	logs.addf("template %s is ready", alias)
-	return builders.Succeeded(builders.ProviderE2B, alias, logs.result()), nil
+	return nil
+}
+
+// cancelledByAnotherBuild tells whether a build failed because another build of the template
+// superseded or cancelled it (register_build.go: "superseded by a newer one"; a start's
+// CheckAndCancelConcurrentBuilds), not because of its own inputs.
+func cancelledByAnotherBuild(err error) bool {
+	text := strings.ToLower(err.Error())
+	return strings.Contains(text, "superseded") || strings.Contains(text, "cancel")
+}
+
+func reasonOf(info templateBuildInfo) string {
+	if info.Reason != nil && info.Reason.Message != "" {
+		return info.Reason.Message
+	}
+	return "no reason given"
 }
 
 // startBuild starts the build. A start that was retried after reaching the server is refused as
