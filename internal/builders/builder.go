@@ -22,21 +22,6 @@ type Deleter interface {
 	Delete(ctx context.Context, templateID string) error
 }
 
-// Refresher is a Builder with a cheaper check for templates it already manages than IsUsable,
-// which must also make sure that a template it finds is the caller's to adopt.
-type Refresher interface {
-	// StillUsable tells whether a template this provider built or adopted can still start sandboxes.
-	StillUsable(ctx context.Context, templateID string) (bool, error)
-}
-
-// StillUsable re-checks a managed template: b's Refresher when it has one, IsUsable otherwise.
-func StillUsable(ctx context.Context, b Builder, templateID string) (bool, error) {
-	if r, ok := b.(Refresher); ok {
-		return r.StillUsable(ctx, templateID)
-	}
-	return b.IsUsable(ctx, templateID)
-}
-
 // BuildTimeoutChecker is a Builder whose builds cannot outlast a server-side limit (OpenSandbox
 // caps a sandbox's lifetime), so a too-long timeout can be refused at plan time.
 type BuildTimeoutChecker interface {

@@ -192,12 +192,7 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 	ctx, cancel := r.backends.readContext(ctx)
 	defer cancel()
 	imported := state.Status.IsNull()
-	var usable bool
-	if imported { // adopting: IsUsable also makes sure the template is this team's to manage
-		usable, err = builder.IsUsable(ctx, state.TemplateID.ValueString())
-	} else { // a template this resource built or adopted: the backend's cheapest re-check
-		usable, err = builders.StillUsable(ctx, builder, state.TemplateID.ValueString())
-	}
+	usable, err := builder.IsUsable(ctx, state.TemplateID.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddError("Could not read sandbox template", r.backends.readError(ctx, state.backend(), state.TemplateID.ValueString(), err).Error())
 		return
@@ -267,7 +262,7 @@ func (r *templateResource) Delete(ctx context.Context, req resource.DeleteReques
 		// The create gave up waiting (timeout, interrupt, lost connection) but the build went on. If it
 		// finished, keep it: this delete is most often the first half of replacing the tainted
 		// resource, and the create that follows adopts the template instead of building it again.
-		if usable, err := builders.StillUsable(ctx, builder, state.TemplateID.ValueString()); err == nil && usable {
+		if usable, err := builder.IsUsable(ctx, state.TemplateID.ValueString()); err == nil && usable {
 			resp.Diagnostics.AddWarning("Template kept",
 				fmt.Sprintf("Template %q finished building after its create stopped waiting, so it was not deleted: a re-create "+
 					"adopts it without building again. If you are destroying it for good, delete it on %s or import and destroy it.",

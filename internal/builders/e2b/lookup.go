@@ -21,7 +21,8 @@ const usableTag = "default"
 // A 403 means the alias resolves to another team's promoted template. That one is never adopted,
 // but it does not stop this team from building its own under the same name: E2B creates it in the
 // team's namespace (handlers/template_request_build_v3.go), which then resolves first. So it is
-// "not usable", and Ensure builds.
+// "not usable", and Ensure builds. One request answers both "ours" and "has a ready build", so a
+// refresh costs one request per template.
 func (b *Builder) IsUsable(ctx context.Context, templateID string) (bool, error) {
 	_, err := b.api.templateByAlias(ctx, templateID+":"+usableTag)
 	switch {
@@ -31,12 +32,6 @@ func (b *Builder) IsUsable(ctx context.Context, templateID string) (bool, error)
 		return false, nil
 	}
 	return false, atStage(builders.StageTemplateLookup, fmt.Errorf("looking up template %s: %w", templateID, err))
-}
-
-// StillUsable is IsUsable: one request that answers both "ours" and "has a ready build", so a
-// refresh costs one request per template and notices a template whose ready build is gone.
-func (b *Builder) StillUsable(ctx context.Context, templateID string) (bool, error) {
-	return b.IsUsable(ctx, templateID)
 }
 
 // Delete removes the template (by alias); a template that is already gone is not an error.

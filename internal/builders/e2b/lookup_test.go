@@ -41,8 +41,8 @@ func TestIsUsable(t *testing.T) {
 		}
 	}
 	emu.DeleteTemplateOutOfBand("ready")
-	if usable, err := b.StillUsable(t.Context(), "ready"); err != nil || usable {
-		t.Errorf("StillUsable after an out-of-band delete = %v, %v; want false", usable, err)
+	if usable, err := b.IsUsable(t.Context(), "ready"); err != nil || usable {
+		t.Errorf("IsUsable after an out-of-band delete = %v, %v; want false", usable, err)
 	}
 }
 
@@ -60,8 +60,8 @@ func TestAnotherTeamsPromotedName(t *testing.T) {
 	if result.Status != builders.StatusSuccess {
 		t.Fatalf("Ensure under another team's promoted name = %+v, want SUCCESS (built in our namespace)", result)
 	}
-	if usable, err := b.StillUsable(t.Context(), "theirs"); err != nil || !usable {
-		t.Errorf("StillUsable of our own build = %v, %v; want true", usable, err)
+	if usable, err := b.IsUsable(t.Context(), "theirs"); err != nil || !usable {
+		t.Errorf("IsUsable of our own build = %v, %v; want true", usable, err)
 	}
 }
 

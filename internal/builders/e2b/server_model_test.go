@@ -23,8 +23,8 @@ func TestFailedFirstBuildIsFailedNotSkipped(t *testing.T) {
 	if info, _ := emu.Template("first"); len(info.Tags) == 0 {
 		t.Fatalf("the emulator did not tag the template at registration (%+v): this test would prove nothing", info)
 	}
-	if usable, err := b.StillUsable(t.Context(), "first"); err != nil || usable {
-		t.Errorf("StillUsable of a template whose only build failed = %v, %v; want false", usable, err)
+	if usable, err := b.IsUsable(t.Context(), "first"); err != nil || usable {
+		t.Errorf("IsUsable of a template whose only build failed = %v, %v; want false", usable, err)
 	}
 }
 
