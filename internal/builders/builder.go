@@ -7,12 +7,12 @@ import (
 
 // Builder is one backend's way of making templates. Implementations live in sub-packages.
 type Builder interface {
-	Provider() SandboxProvider
-	// SupportsBuild is false for backends without templates (Bedrock).
-	SupportsBuild() bool
-	// Build makes the template. A backend that cannot build returns Unsupported(...) and a nil error.
-	// Failures are errors, wrapped with AtStage where the stage is known.
-	Build(ctx context.Context, spec TemplateSpec) (TemplateBuildResult, error)
+	// Backend is the descriptor of the builder's backend.
+	Backend() *Backend
+	// Build makes the template, telling obs when the remote template exists and how the build
+	// goes. A backend that cannot build returns Unsupported(...) and a nil error. Failures are
+	// errors, wrapped with AtStage where the stage is known.
+	Build(ctx context.Context, spec TemplateSpec, obs Observer) (TemplateBuildResult, error)
 	// IsUsable tells whether a template with this id exists and can start sandboxes now.
 	IsUsable(ctx context.Context, templateID string) (bool, error)
 }

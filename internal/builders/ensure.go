@@ -13,12 +13,11 @@ import (
 //     inputs: SKIPPED (a concurrent builder won).
 //
 // Every error and every panic comes back as a FAILED result with a stage; Ensure never panics.
-func Ensure(ctx context.Context, b Builder, spec TemplateSpec) TemplateBuildResult {
+func Ensure(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) TemplateBuildResult {
 	if err := validate(b, spec); err != nil {
 		return failed(err, StageValidation)
 	}
-	provider := b.Provider()
-	skipped := TemplateBuildResult{Status: StatusSkipped, TemplateRef: &TemplateRef{Provider: provider, Value: spec.TemplateID}}
+	skipped := TemplateBuildResult{Status: StatusSkipped, TemplateRef: &TemplateRef{Provider: b.Backend().Name, Value: spec.TemplateID}}
 
 	var note string
 	if !spec.ForceRebuild {
@@ -39,7 +38,7 @@ func Ensure(ctx context.Context, b Builder, spec TemplateSpec) TemplateBuildResu
 		}
 	}
 
-	result, err := build(ctx, b, spec)
+	result, err := build(ctx, b, spec, obs)
 	if err == nil {
 		result.Logs = append(noteLines(note), result.Logs...)
 		return result
@@ -78,7 +77,7 @@ func noteLines(note string) []string {
 // validate checks spec against the backend before any request is made. Unset sizing stays zero:
 // backends that size templates apply WithDefaults, and Warnings must see only what the user set.
 func validate(b Builder, spec TemplateSpec) error {
-	return AtStage(StageValidation, spec.Validate(b.Provider()))
+	return AtStage(StageValidation, spec.Validate(b.Backend()).Err())
 }
 
 func failed(err error, fallback Stage) TemplateBuildResult {
@@ -91,9 +90,9 @@ func isUsable(ctx context.Context, b Builder, templateID string) (usable bool, e
 	return usable, AtStageIfBare(StageTemplateLookup, err)
 }
 
-func build(ctx context.Context, b Builder, spec TemplateSpec) (result TemplateBuildResult, err error) {
+func build(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) (result TemplateBuildResult, err error) {
 	defer recoverAsError(&err)
-	result, err = b.Build(ctx, spec)
+	result, err = b.Build(ctx, spec, obs)
 	if err == nil && result.Status == StatusFailed {
 		err = AtStage(result.Stage, fmt.Errorf("%s", result.Detail), result.Logs...)
 	}
@@ -125,17 +124,17 @@ func firstLine(s string) string {
 // build was made from exactly these inputs (an earlier attempt that stopped waiting finished after
 // all), which is adopted instead of built twice; force_rebuild always builds. No concurrent-winner
 // check. Like Ensure, every error and panic comes back as FAILED.
-func Rebuild(ctx context.Context, b Builder, spec TemplateSpec) TemplateBuildResult {
+func Rebuild(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) TemplateBuildResult {
 	if err := validate(b, spec); err != nil {
 		return failed(err, StageValidation)
 	}
 	if _, ok := b.(InputsChecker); ok && !spec.ForceRebuild {
 		if verdict, usable, err := adoptable(ctx, b, spec); err == nil && usable && verdict == InputsMatch {
-			return TemplateBuildResult{Status: StatusSkipped, TemplateRef: &TemplateRef{Provider: b.Provider(), Value: spec.TemplateID},
+			return TemplateBuildResult{Status: StatusSkipped, TemplateRef: &TemplateRef{Provider: b.Backend().Name, Value: spec.TemplateID},
 				Detail: "a build from these inputs is already usable (an earlier attempt finished after it stopped waiting): adopted, nothing was built"}
 		}
 	}
-	result, err := build(ctx, b, spec)
+	result, err := build(ctx, b, spec, obs)
 	if err != nil {
 		return failed(err, StageTemplateBuild)
 	}

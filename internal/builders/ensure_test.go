@@ -16,20 +16,22 @@ type fakeBuilder struct {
 	buildFn   func(ctx context.Context, f *fakeBuilder, spec TemplateSpec) (TemplateBuildResult, error)
 	usableErr error
 	lookups   int
-	noBuild   bool
 }
 
 func newFake(buildFn func(context.Context, *fakeBuilder, TemplateSpec) (TemplateBuildResult, error)) *fakeBuilder {
 	return &fakeBuilder{usable: map[string]bool{}, buildFn: buildFn}
 }
 
-func (f *fakeBuilder) Provider() SandboxProvider { return ProviderE2B }
-func (f *fakeBuilder) SupportsBuild() bool       { return !f.noBuild }
+// fakeBackend is the fake's descriptor: a backend that builds from an image.
+var fakeBackend = Backend{Name: "fake", Title: "Fake", TemplateID: NameRule, Sources: []string{SourceImage}}
 
-func (f *fakeBuilder) Build(ctx context.Context, spec TemplateSpec) (TemplateBuildResult, error) {
+func (f *fakeBuilder) Backend() *Backend { return &fakeBackend }
+
+func (f *fakeBuilder) Build(ctx context.Context, spec TemplateSpec, obs Observer) (TemplateBuildResult, error) {
 	f.mu.Lock()
 	f.builds++
 	f.mu.Unlock()
+	obs.Created(TemplateRef{Provider: fakeBackend.Name, Value: spec.TemplateID})
 	return f.buildFn(ctx, f, spec)
 }
 
@@ -48,7 +50,7 @@ func (f *fakeBuilder) markUsable(id string) {
 
 func buildsOK(_ context.Context, f *fakeBuilder, spec TemplateSpec) (TemplateBuildResult, error) {
 	f.markUsable(spec.TemplateID)
-	return Succeeded(ProviderE2B, spec.TemplateID, []string{"built"}), nil
+	return Succeeded(fakeBackend.Name, spec.TemplateID, []string{"built"}), nil
 }
 
 var pySpec = TemplateSpec{TemplateID: "py", Image: "python:3.12"}
@@ -111,7 +113,7 @@ func TestEnsureBranches(t *testing.T) {
 			f := newFake(tt.build)
 			f.usable["py"] = tt.preUsable
 			f.usableErr = tt.usableErr
-			got := Ensure(context.Background(), f, tt.spec)
+			got := Ensure(context.Background(), f, tt.spec, Observer{})
 			if got.Status != tt.wantStatus || got.Stage != tt.wantStage || f.builds != tt.wantBuilds {
 				t.Fatalf("Ensure = %s/%s after %d builds (%q), want %s/%s after %d",
 					got.Status, got.Stage, f.builds, got.Detail, tt.wantStatus, tt.wantStage, tt.wantBuilds)
@@ -123,7 +125,7 @@ func TestEnsureBranches(t *testing.T) {
 			if hasRef != (got.TemplateRef != nil) {
 				t.Fatalf("template_ref = %v for status %s", got.TemplateRef, got.Status)
 			}
-			if hasRef && *got.TemplateRef != (TemplateRef{Provider: ProviderE2B, Value: "py"}) {
+			if hasRef && *got.TemplateRef != (TemplateRef{Provider: fakeBackend.Name, Value: "py"}) {
 				t.Errorf("template_ref = %+v, want {e2b py}", *got.TemplateRef)
 			}
 			if strings.HasPrefix(got.Detail, string(got.Stage)+":") && got.Stage != "" {
@@ -137,7 +139,7 @@ func TestEnsureKeepsBuildLogsOnFailure(t *testing.T) {
 	f := newFake(func(context.Context, *fakeBuilder, TemplateSpec) (TemplateBuildResult, error) {
 		return TemplateBuildResult{}, AtStage(StageTemplateBuild, errors.New("exit 1"), "pip install numpy", "ERROR: no space")
 	})
-	got := Ensure(context.Background(), f, pySpec)
+	got := Ensure(context.Background(), f, pySpec, Observer{})
 	if strings.Join(got.Logs, "|") != "pip install numpy|ERROR: no space" {
 		t.Errorf("logs = %q, want the build's logs", got.Logs)
 	}
@@ -159,13 +161,13 @@ func TestEnsureConcurrentWinner(t *testing.T) {
 		<-loserInBuild // the loser passed the fast path too
 		f.markUsable(spec.TemplateID)
 		close(winnerDone)
-		return Succeeded(ProviderE2B, spec.TemplateID, nil), nil
+		return Succeeded(fakeBackend.Name, spec.TemplateID, nil), nil
 	})
 	results := make(chan TemplateBuildResult, 2)
 	var wg sync.WaitGroup
 	for range 2 {
 		wg.Add(1)
-		go func() { defer wg.Done(); results <- Ensure(context.Background(), f, pySpec) }()
+		go func() { defer wg.Done(); results <- Ensure(context.Background(), f, pySpec, Observer{}) }()
 	}
 	wg.Wait()
 	close(results)
@@ -202,7 +204,7 @@ func TestEnsureHonoursCancellation(t *testing.T) {
 			})
 			ctx, cancel := tt.cancel(context.Background())
 			defer cancel()
-			got := Ensure(ctx, f, pySpec)
+			got := Ensure(ctx, f, pySpec, Observer{})
 			if got.Status != StatusFailed || got.Stage != tt.want {
 				t.Errorf("Ensure = %s/%s (%s), want FAILED/%s", got.Status, got.Stage, got.Detail, tt.want)
 			}
@@ -213,21 +215,22 @@ func TestEnsureHonoursCancellation(t *testing.T) {
 func TestRebuildAlwaysBuilds(t *testing.T) {
 	f := newFake(buildsOK)
 	f.usable["py"] = true
-	if got := Rebuild(context.Background(), f, pySpec); got.Status != StatusSuccess || f.builds != 1 || f.lookups != 0 {
+	if got := Rebuild(context.Background(), f, pySpec, Observer{}); got.Status != StatusSuccess || f.builds != 1 || f.lookups != 0 {
 		t.Errorf("Rebuild = %s after %d builds and %d lookups, want SUCCESS, 1 build, no lookup", got.Status, f.builds, f.lookups)
 	}
 	panicky := newFake(func(context.Context, *fakeBuilder, TemplateSpec) (TemplateBuildResult, error) { panic("x") })
-	if got := Rebuild(context.Background(), panicky, pySpec); got.Stage != StageInternal {
+	if got := Rebuild(context.Background(), panicky, pySpec, Observer{}); got.Stage != StageInternal {
 		t.Errorf("a panic in Rebuild must be FAILED/INTERNAL, got %s/%s", got.Status, got.Stage)
 	}
 }
 
-func TestNotifyCreated(t *testing.T) {
-	var got []TemplateRef
-	ctx := WithCreatedHook(context.Background(), func(r TemplateRef) { got = append(got, r) })
-	NotifyCreated(ctx, TemplateRef{Provider: ProviderE2B, Value: "py"})
-	NotifyCreated(context.Background(), TemplateRef{Provider: ProviderE2B, Value: "ignored"})
-	if len(got) != 1 || got[0].Value != "py" {
-		t.Errorf("hook calls = %v, want exactly the one made with the hook's context", got)
+func TestEnsureTellsTheObserverWhenTheTemplateExists(t *testing.T) {
+	var created []TemplateRef
+	obs := Observer{OnCreated: func(r TemplateRef) { created = append(created, r) }}
+	Ensure(context.Background(), newFake(buildsOK), pySpec, obs)
+	if len(created) != 1 || created[0] != (TemplateRef{Provider: fakeBackend.Name, Value: "py"}) {
+		t.Errorf("created = %v, want exactly the built template", created)
 	}
+	Observer{}.Created(TemplateRef{}) // a zero Observer ignores events
+	Observer{}.Progress("line")
 }

@@ -32,23 +32,18 @@ func FuzzRegistryAuth(f *testing.F) {
 	f.Fuzz(func(t *testing.T, user, password, keyID, region, keyJSON string) {
 		const marker = "ZZ-SECRET-MARKER-ZZ"
 		secret := func(s string) Secret { return NewSecret(s + marker) }
-		for _, build := range []func() (*RegistryAuth, error){
-			func() (*RegistryAuth, error) { return NewBasicAuth(user, secret(password)) },
-			func() (*RegistryAuth, error) { return NewAWSAuth(keyID, secret(password), region) },
-			func() (*RegistryAuth, error) { return NewGCPAuth(NewSecret(keyJSON)) },
+		for _, auth := range []RegistryAuth{
+			&BasicAuth{Username: user, Password: secret(password)},
+			&AWSAuth{AccessKeyID: keyID, SecretAccessKey: secret(password), Region: region},
+			&GCPAuth{ServiceAccountJSON: NewSecret(keyJSON)},
 		} {
-			auth, err := build()
-			if err != nil {
-				if !strings.HasPrefix(err.Error(), "registry_auth.") {
-					t.Fatalf("error does not name the field: %v", err)
+			for _, problem := range ValidateRegistryAuth(auth) {
+				if !strings.HasPrefix(problem.Field, "registry_auth."+string(auth.Kind())+".") {
+					t.Fatalf("problem not on a field of its kind: %v", problem)
 				}
-				if strings.Contains(err.Error(), marker) || (len(keyJSON) > 8 && strings.Contains(err.Error(), keyJSON)) {
-					t.Fatalf("error quotes secret material: %v", err)
+				if strings.Contains(problem.Error(), marker) || (len(keyJSON) > 8 && strings.Contains(problem.Error(), keyJSON)) {
+					t.Fatalf("problem quotes secret material: %v", problem)
 				}
-				continue
-			}
-			if auth.Kind() == "" {
-				t.Fatalf("a valid auth must have exactly one kind: %+v", auth)
 			}
 		}
 	})

@@ -9,13 +9,23 @@ import (
 	"strings"
 )
 
-// RegistryAuth holds credentials for pulling a private image: exactly one of Basic, AWS or GCP.
-// Build it with NewBasicAuth, NewAWSAuth or NewGCPAuth, which validate on construction.
-type RegistryAuth struct {
-	Basic *BasicAuth
-	AWS   *AWSAuth
-	GCP   *GCPAuth
+// RegistryAuth is the credential for pulling a private image: exactly one of *BasicAuth, *AWSAuth
+// or *GCPAuth. The set is closed (the unexported method), so no consumer has to check that only
+// one kind is set: a type switch over the three is exhaustive.
+type RegistryAuth interface {
+	Kind() RegistryAuthKind
+	// problems lists what is missing or malformed in the credential.
+	problems() FieldErrors
 }
+
+// RegistryAuthKind names which credential a RegistryAuth is, as HCL spells its block.
+type RegistryAuthKind string
+
+const (
+	RegistryAuthBasic RegistryAuthKind = "basic"
+	RegistryAuthAWS   RegistryAuthKind = "aws"
+	RegistryAuthGCP   RegistryAuthKind = "gcp"
+)
 
 // BasicAuth is a plain registry login.
 type BasicAuth struct {
@@ -35,105 +45,55 @@ type GCPAuth struct {
 	ServiceAccountJSON Secret
 }
 
-// RegistryAuthKind names which credential a RegistryAuth holds.
-type RegistryAuthKind string
+func (*BasicAuth) Kind() RegistryAuthKind { return RegistryAuthBasic }
+func (*AWSAuth) Kind() RegistryAuthKind   { return RegistryAuthAWS }
+func (*GCPAuth) Kind() RegistryAuthKind   { return RegistryAuthGCP }
 
-const (
-	RegistryAuthBasic RegistryAuthKind = "basic"
-	RegistryAuthAWS   RegistryAuthKind = "aws"
-	RegistryAuthGCP   RegistryAuthKind = "gcp"
-)
-
-// NewBasicAuth validates and returns a basic registry login.
-func NewBasicAuth(username string, password Secret) (*RegistryAuth, error) {
-	a := &RegistryAuth{Basic: &BasicAuth{Username: username, Password: password}}
-	return a, a.Validate()
+// ValidateRegistryAuth lists the problems of a credential (none for nil).
+func ValidateRegistryAuth(a RegistryAuth) FieldErrors {
+	if a == nil {
+		return nil
+	}
+	return a.problems()
 }
 
-// NewAWSAuth validates and returns ECR credentials.
-func NewAWSAuth(accessKeyID string, secretAccessKey Secret, region string) (*RegistryAuth, error) {
-	a := &RegistryAuth{AWS: &AWSAuth{AccessKeyID: accessKeyID, SecretAccessKey: secretAccessKey, Region: region}}
-	return a, a.Validate()
-}
-
-// NewGCPAuth validates and returns Google credentials (JSON content or a key file path).
-func NewGCPAuth(serviceAccountJSON Secret) (*RegistryAuth, error) {
-	a := &RegistryAuth{GCP: &GCPAuth{ServiceAccountJSON: serviceAccountJSON}}
-	return a, a.Validate()
-}
-
-// Kind tells which credential is set; it is empty unless exactly one is.
-func (a *RegistryAuth) Kind() RegistryAuthKind {
-	var kinds []RegistryAuthKind
-	if a.Basic != nil {
-		kinds = append(kinds, RegistryAuthBasic)
-	}
-	if a.AWS != nil {
-		kinds = append(kinds, RegistryAuthAWS)
-	}
-	if a.GCP != nil {
-		kinds = append(kinds, RegistryAuthGCP)
-	}
-	if len(kinds) != 1 {
-		return ""
-	}
-	return kinds[0]
-}
-
-// Validate checks that exactly one credential is set and that it is complete.
-func (a *RegistryAuth) Validate() error {
-	set := 0
-	for _, isSet := range []bool{a.Basic != nil, a.AWS != nil, a.GCP != nil} {
-		if isSet {
-			set++
-		}
-	}
-	if set != 1 {
-		return fmt.Errorf("registry_auth: exactly one of basic, aws or gcp must be set, got %d", set)
-	}
-	switch {
-	case a.Basic != nil:
-		return a.Basic.validate()
-	case a.AWS != nil:
-		return a.AWS.validate()
-	default:
-		return a.GCP.validate()
-	}
-}
-
-func (b *BasicAuth) validate() error {
-	var errs []error
+func (b *BasicAuth) problems() FieldErrors {
+	var errs FieldErrors
 	if strings.TrimSpace(b.Username) == "" {
-		errs = append(errs, errors.New("registry_auth.basic.username: must not be empty"))
+		errs = append(errs, FieldError{Field: "registry_auth.basic.username", Message: "must not be empty"})
 	}
 	if b.Password.IsEmpty() {
-		errs = append(errs, errors.New("registry_auth.basic.password: must not be empty"))
+		errs = append(errs, FieldError{Field: "registry_auth.basic.password", Message: "must not be empty"})
 	}
-	return errors.Join(errs...)
+	return errs
 }
 
-func (a *AWSAuth) validate() error {
-	var errs []error
+func (a *AWSAuth) problems() FieldErrors {
+	var errs FieldErrors
 	if strings.TrimSpace(a.AccessKeyID) == "" {
-		errs = append(errs, errors.New("registry_auth.aws.access_key_id: must not be empty"))
+		errs = append(errs, FieldError{Field: "registry_auth.aws.access_key_id", Message: "must not be empty"})
 	}
 	if a.SecretAccessKey.IsEmpty() {
-		errs = append(errs, errors.New("registry_auth.aws.secret_access_key: must not be empty"))
+		errs = append(errs, FieldError{Field: "registry_auth.aws.secret_access_key", Message: "must not be empty"})
 	}
 	if strings.TrimSpace(a.Region) == "" {
-		errs = append(errs, errors.New("registry_auth.aws.region: is required (ECR tokens are regional)"))
+		errs = append(errs, FieldError{Field: "registry_auth.aws.region", Message: "is required (ECR tokens are regional)"})
 	}
-	return errors.Join(errs...)
+	return errs
 }
 
-func (g *GCPAuth) validate() error {
+func (g *GCPAuth) problems() FieldErrors {
+	const field = "registry_auth.gcp.service_account_json"
 	if g.ServiceAccountJSON.IsEmpty() {
-		return errors.New("registry_auth.gcp.service_account_json: must not be empty")
+		return FieldErrors{{Field: field, Message: "must not be empty"}}
 	}
 	if !g.IsContent() {
 		return nil // a path: read and checked by Resolved, when the key is needed
 	}
-	return ValidateServiceAccountJSON(g.ServiceAccountJSON.Reveal())
+	if err := ValidateServiceAccountJSON(g.ServiceAccountJSON.Reveal()); err != nil {
+		return FieldErrors{{Field: field, Message: strings.TrimPrefix(err.Error(), field+": ")}}
+	}
+	return nil
 }
 
 // IsContent tells whether ServiceAccountJSON holds JSON content rather than a file path.

@@ -21,25 +21,24 @@ func TestRegistryAuthValidation(t *testing.T) {
 		auth    RegistryAuth
 		wantErr string // "" means valid
 	}{
-		{"basic", RegistryAuth{Basic: &BasicAuth{Username: "u", Password: NewSecret("p")}}, ""},
-		{"basic without username", RegistryAuth{Basic: &BasicAuth{Password: NewSecret("p")}}, "registry_auth.basic.username: must not be empty"},
-		{"basic without password", RegistryAuth{Basic: &BasicAuth{Username: "u"}}, "registry_auth.basic.password: must not be empty"},
-		{"aws", RegistryAuth{AWS: &AWSAuth{AccessKeyID: "AKID", SecretAccessKey: NewSecret("s"), Region: "us-east-1"}}, ""},
-		{"aws without region", RegistryAuth{AWS: &AWSAuth{AccessKeyID: "AKID", SecretAccessKey: NewSecret("s")}}, "registry_auth.aws.region: is required"},
-		{"aws without key id", RegistryAuth{AWS: &AWSAuth{SecretAccessKey: NewSecret("s"), Region: "r"}}, "registry_auth.aws.access_key_id: must not be empty"},
-		{"aws without secret", RegistryAuth{AWS: &AWSAuth{AccessKeyID: "AKID", Region: "r"}}, "registry_auth.aws.secret_access_key: must not be empty"},
-		{"gcp content", RegistryAuth{GCP: &GCPAuth{ServiceAccountJSON: NewSecret(validKeyJSON)}}, ""},
-		{"gcp path", RegistryAuth{GCP: &GCPAuth{ServiceAccountJSON: NewSecret(keyFile)}}, ""},
-		{"gcp empty", RegistryAuth{GCP: &GCPAuth{}}, "registry_auth.gcp.service_account_json: must not be empty"},
-		{"gcp malformed", RegistryAuth{GCP: &GCPAuth{ServiceAccountJSON: NewSecret(`{"type": "service_account",`)}}, "not valid JSON"},
-		{"gcp wrong type", RegistryAuth{GCP: &GCPAuth{ServiceAccountJSON: NewSecret(`{"type":"authorized_user"}`)}}, `"type" must be "service_account"`},
-		{"gcp missing fields", RegistryAuth{GCP: &GCPAuth{ServiceAccountJSON: NewSecret(`{"type":"service_account"}`)}}, "missing client_email, private_key"},
-		{"none", RegistryAuth{}, "exactly one of basic, aws or gcp must be set, got 0"},
-		{"two", RegistryAuth{Basic: &BasicAuth{Username: "u", Password: NewSecret("p")}, GCP: &GCPAuth{ServiceAccountJSON: NewSecret(validKeyJSON)}}, "got 2"},
+		{"basic", &BasicAuth{Username: "u", Password: NewSecret("p")}, ""},
+		{"basic without username", &BasicAuth{Password: NewSecret("p")}, "registry_auth.basic.username: must not be empty"},
+		{"basic without password", &BasicAuth{Username: "u"}, "registry_auth.basic.password: must not be empty"},
+		{"aws", &AWSAuth{AccessKeyID: "AKID", SecretAccessKey: NewSecret("s"), Region: "us-east-1"}, ""},
+		{"aws without region", &AWSAuth{AccessKeyID: "AKID", SecretAccessKey: NewSecret("s")}, "registry_auth.aws.region: is required"},
+		{"aws without key id", &AWSAuth{SecretAccessKey: NewSecret("s"), Region: "r"}, "registry_auth.aws.access_key_id: must not be empty"},
+		{"aws without secret", &AWSAuth{AccessKeyID: "AKID", Region: "r"}, "registry_auth.aws.secret_access_key: must not be empty"},
+		{"gcp content", &GCPAuth{ServiceAccountJSON: NewSecret(validKeyJSON)}, ""},
+		{"gcp path", &GCPAuth{ServiceAccountJSON: NewSecret(keyFile)}, ""},
+		{"gcp empty", &GCPAuth{}, "registry_auth.gcp.service_account_json: must not be empty"},
+		{"gcp malformed", &GCPAuth{ServiceAccountJSON: NewSecret(`{"type": "service_account",`)}, "not valid JSON"},
+		{"gcp wrong type", &GCPAuth{ServiceAccountJSON: NewSecret(`{"type":"authorized_user"}`)}, `"type" must be "service_account"`},
+		{"gcp missing fields", &GCPAuth{ServiceAccountJSON: NewSecret(`{"type":"service_account"}`)}, "missing client_email, private_key"},
+		{"none: a public image", nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := tt.auth.Validate()
+			err := ValidateRegistryAuth(tt.auth).Err()
 			switch {
 			case tt.wantErr == "" && err != nil:
 				t.Fatalf("unexpected error: %v", err)
@@ -47,22 +46,6 @@ func TestRegistryAuthValidation(t *testing.T) {
 				t.Fatalf("error = %v, want it to contain %q", err, tt.wantErr)
 			}
 		})
-	}
-}
-
-func TestRegistryAuthConstructorsValidate(t *testing.T) {
-	if _, err := NewBasicAuth("", NewSecret("p")); err == nil {
-		t.Error("NewBasicAuth must reject an empty username")
-	}
-	if _, err := NewAWSAuth("AKID", NewSecret("s"), ""); err == nil {
-		t.Error("NewAWSAuth must reject a missing region")
-	}
-	if _, err := NewGCPAuth(NewSecret("{not json")); err == nil {
-		t.Error("NewGCPAuth must reject malformed JSON content")
-	}
-	auth, err := NewBasicAuth("u", NewSecret("p"))
-	if err != nil || auth.Kind() != RegistryAuthBasic {
-		t.Errorf("NewBasicAuth = %v, %v; want a basic auth", auth, err)
 	}
 }
 
@@ -119,7 +102,7 @@ func TestGCPKeyFileMustBeARegularSmallFile(t *testing.T) {
 
 func TestGCPErrorsNeverQuoteTheKey(t *testing.T) {
 	leaky := `{"type":"service_account","client_email":"x","private_key":"PRIVATE-KEY-MATERIAL"` // truncated: a syntax error
-	err := (&GCPAuth{ServiceAccountJSON: NewSecret(leaky)}).validate()
+	err := ValidateRegistryAuth(&GCPAuth{ServiceAccountJSON: NewSecret(leaky)}).Err()
 	if err == nil || strings.Contains(err.Error(), "PRIVATE-KEY-MATERIAL") {
 		t.Errorf("error must exist and not quote the key: %v", err)
 	}

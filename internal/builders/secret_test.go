@@ -16,17 +16,14 @@ type holder struct {
 	Exported   Secret
 	unexported Secret
 	Ptr        *Secret
-	Auth       *RegistryAuth
+	Auth       RegistryAuth
 }
 
 func TestSecretNeverPrintsItsValue(t *testing.T) {
 	s := NewSecret(secretValue)
-	auth, err := NewAWSAuth("AKIDEXAMPLE", NewSecret(secretValue), "us-east-1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	auth := &AWSAuth{AccessKeyID: "AKIDEXAMPLE", SecretAccessKey: NewSecret(secretValue), Region: "us-east-1"}
 	h := holder{Exported: s, unexported: s, Ptr: &s, Auth: auth}
-	values := map[string]any{"secret": s, "pointer": &s, "holder": h, "holder pointer": &h, "auth": *auth.AWS}
+	values := map[string]any{"secret": s, "pointer": &s, "holder": h, "holder pointer": &h, "auth": *auth}
 	verbs := []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X", "%T %v", "%10s", "%-v"}
 	for name, value := range values {
 		for _, verb := range verbs {

@@ -1,8 +1,8 @@
 package builders
 
 import (
-	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -17,7 +17,7 @@ const (
 type TemplateSpec struct {
 	TemplateID   string
 	Image        string
-	RegistryAuth *RegistryAuth
+	RegistryAuth RegistryAuth // nil: a public image
 	Packages     []string
 	// StartCmd is the command every sandbox of the template starts with. nil means the backend's
 	// default (its code-interpreter's start command when building from image); a pointer to ""
@@ -66,60 +66,85 @@ func (s TemplateSpec) WithDefaults() TemplateSpec {
 	return s
 }
 
-// Validate checks the spec for the given backend and returns every problem at once.
-func (s TemplateSpec) Validate(p SandboxProvider) error {
-	var errs []error
-	if err := ValidateTemplateID(p, s.TemplateID); err != nil {
-		errs = append(errs, err)
-	}
-	errs = append(errs, s.validateSource(p)...)
+// Spec fields that name where a build starts from: exactly one is set.
+const (
+	SourceImage        = "image"
+	SourceBaseTemplate = "base_template"
+	SourceDockerfile   = "dockerfile"
+)
+
+var sourceFields = []string{SourceImage, SourceBaseTemplate, SourceDockerfile}
+
+// Validate checks the spec for backend b and returns every problem, each on its field.
+func (s TemplateSpec) Validate(b *Backend) FieldErrors {
+	errs := b.ValidateTemplateID(s.TemplateID)
+	errs = append(errs, s.validateSource(b)...)
 	if s.Image != "" {
 		if err := ValidateImageReference(s.Image); err != nil {
-			errs = append(errs, err)
+			errs = append(errs, FieldError{Field: "image", Message: err.Error()})
 		}
 	}
-	if s.RegistryAuth != nil {
-		if s.Image == "" {
-			errs = append(errs, errors.New("registry_auth: only applies to image; set image or remove registry_auth"))
-		} else if err := s.RegistryAuth.Validate(); err != nil {
-			errs = append(errs, err)
-		}
+	if s.RegistryAuth != nil && s.Image == "" {
+		errs = append(errs, FieldError{Field: "registry_auth", Reads: []string{"image"},
+			Message: "only applies to image; set image or remove registry_auth"})
 	}
+	errs = append(errs, ValidateRegistryAuth(s.RegistryAuth)...)
 	for i, pkg := range s.Packages {
 		if problem := PackageProblem(pkg); problem != "" {
-			errs = append(errs, fmt.Errorf("packages[%d]: %s", i, problem))
+			errs = append(errs, FieldError{Field: fmt.Sprintf("packages[%d]", i), Message: problem})
 		}
 	}
 	if problem := CPUCountProblem(int64(s.CPUCount)); s.CPUCount != 0 && problem != "" {
-		errs = append(errs, errors.New("cpu_count: "+problem))
+		errs = append(errs, FieldError{Field: "cpu_count", Message: problem})
 	}
 	if problem := MemoryMBProblem(int64(s.MemoryMB)); s.MemoryMB != 0 && problem != "" {
-		errs = append(errs, errors.New("memory_mb: "+problem))
+		errs = append(errs, FieldError{Field: "memory_mb", Message: problem})
 	}
 	if s.BaseTemplate != "" && (s.StartCmd == nil) != (s.ReadyCmd == "") {
-		errs = append(errs, errors.New(StartReadyWithBaseTemplate))
+		field := "start_cmd"
+		if s.StartCmd == nil {
+			field = "ready_cmd"
+		}
+		errs = append(errs, FieldError{Field: field, Message: StartReadyWithBaseTemplate,
+			Reads: []string{"base_template", "start_cmd", "ready_cmd"}})
 	}
-	return errors.Join(errs...)
+	if b.Check != nil {
+		errs = append(errs, b.Check(s)...)
+	}
+	return errs
 }
 
-// validateSource enforces one image source: image, or one of the deprecated base_template / dockerfile.
-func (s TemplateSpec) validateSource(p SandboxProvider) []error {
-	if p == ProviderBedrock {
-		return nil // Bedrock has no templates to build: no source is needed
+// validateSource enforces one source the backend builds from: image, or one of the deprecated
+// base_template / dockerfile where the backend takes them.
+func (s TemplateSpec) validateSource(b *Backend) FieldErrors {
+	if !b.Builds() {
+		return nil // nothing is built: no source is needed
 	}
-	var sources []string
-	for name, value := range map[string]string{"image": s.Image, "base_template": s.BaseTemplate, "dockerfile": s.Dockerfile} {
-		if strings.TrimSpace(value) != "" {
-			sources = append(sources, name)
+	values := map[string]string{SourceImage: s.Image, SourceBaseTemplate: s.BaseTemplate, SourceDockerfile: s.Dockerfile}
+	var set []string
+	for _, field := range sourceFields {
+		if strings.TrimSpace(values[field]) != "" {
+			set = append(set, field)
 		}
 	}
 	switch {
-	case len(sources) == 0:
-		return []error{errors.New("image: is required (or the deprecated base_template / dockerfile)")}
-	case len(sources) > 1:
-		return []error{fmt.Errorf("image: set exactly one of image, base_template or dockerfile, got %d", len(sources))}
-	case p == ProviderOpenSandbox && s.Image == "":
-		return []error{errors.New("image: OpenSandbox snapshots a sandbox started from an image; base_template and dockerfile are not supported there")}
+	case len(set) == 0:
+		return FieldErrors{{Field: b.Sources[0], Reads: sourceFields,
+			Message: "is required: set one of " + strings.Join(b.Sources, ", ") + " (the " + b.Title + " backend builds templates from it)"}}
+	case len(set) > 1:
+		return FieldErrors{{Field: set[1], Reads: sourceFields,
+			Message: fmt.Sprintf("set exactly one of %s, got %s", strings.Join(sourceFields, ", "), strings.Join(set, " and "))}}
+	case !slices.Contains(b.Sources, set[0]):
+		return FieldErrors{{Field: set[0], Reads: sourceFields,
+			Message: unsupportedSource(b, set[0])}}
 	}
 	return nil
+}
+
+func unsupportedSource(b *Backend, field string) string {
+	msg := "the " + b.Title + " backend does not build from " + field
+	if reason := b.Ignored[field]; reason != "" {
+		msg += " (" + reason + ")"
+	}
+	return msg + "; set " + strings.Join(b.Sources, " or ")
 }

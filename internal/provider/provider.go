@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
@@ -43,22 +44,23 @@ func (p *sandboxProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 func (p *sandboxProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
 	// The first thing to check in a bug report's TF_LOG output: which build of the provider ran.
 	tflog.Info(ctx, "sandbox provider v"+p.version, map[string]any{"version": p.version})
-	var cfg providerModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	var timeout types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("request_timeout"), &timeout)...)
+	settings, diags := readSettings(ctx, req.Config)
+	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	requestTimeout, err := parseRequestTimeout(cfg.RequestTimeout)
+	requestTimeout, err := parseRequestTimeout(timeout)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("request_timeout"), "Invalid request_timeout", err.Error())
 		return
 	}
-	backends := newBackends(cfg, p.version)
-	backends.requestTimeout = requestTimeout
-	resp.ResourceData = backends
-	resp.DataSourceData = backends
-	resp.ListResourceData = backends
-	resp.ActionData = backends
+	set := newBackendSet(settings, p.version, requestTimeout)
+	resp.ResourceData = set
+	resp.DataSourceData = set
+	resp.ListResourceData = set
+	resp.ActionData = set
 }
 
 func (p *sandboxProvider) Resources(context.Context) []func() resource.Resource {

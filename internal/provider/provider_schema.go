@@ -1,108 +1,126 @@
 package provider
 
 import (
-	"fmt"
+	"context"
+	"strconv"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/opensandbox"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 )
 
-// providerModel is the provider block. Every setting falls back to the environment variable the
-// vendor's own SDK reads, so CI can configure the provider without HCL.
-type providerModel struct {
-	RequestTimeout types.String            `tfsdk:"request_timeout"`
-	E2B            *e2bConfigModel         `tfsdk:"e2b"`
-	OpenSandbox    *openSandboxConfigModel `tfsdk:"opensandbox"`
-	AWS            *awsConfigModel         `tfsdk:"aws"`
-}
-
-type e2bConfigModel struct {
-	APIKey types.String `tfsdk:"api_key"`
-	Domain types.String `tfsdk:"domain"`
-	APIURL types.String `tfsdk:"api_url"`
-}
-
-type openSandboxConfigModel struct {
-	Domain                   types.String `tfsdk:"domain"`
-	APIKey                   types.String `tfsdk:"api_key"`
-	MaxSandboxTimeoutSeconds types.Int64  `tfsdk:"max_sandbox_timeout_seconds"`
-}
-
-type awsConfigModel struct {
-	Region    types.String       `tfsdk:"region"`
-	Profile   types.String       `tfsdk:"profile"`
-	Endpoints *awsEndpointsModel `tfsdk:"endpoints"`
-}
-
-type awsEndpointsModel struct {
-	ECR                     types.String `tfsdk:"ecr"`
-	BedrockAgentCoreControl types.String `tfsdk:"bedrockagentcore_control"`
-}
-
+// providerSchema is request_timeout plus a block per backend's settings, derived from the
+// backends' descriptors. Every setting falls back to the environment variable the vendor's own
+// SDK reads, so CI can configure the provider without HCL.
 func providerSchema() schema.Schema {
-	return schema.Schema{
-		MarkdownDescription: "Declares sandbox templates for AI code-execution sandboxes on E2B, OpenSandbox and " +
-			"AWS Bedrock AgentCore. Configure only the backends you use; each setting falls back to the " +
-			"environment variable the vendor's SDK reads.",
+	s := schema.Schema{
+		MarkdownDescription: "Declares sandbox templates for AI code-execution sandboxes on " + titles(backends.All) +
+			". Configure only the backends you use; each setting falls back to the environment variable the vendor's SDK reads.",
 		Attributes: map[string]schema.Attribute{
 			"request_timeout": schema.StringAttribute{Optional: true,
-				MarkdownDescription: "How long one API request may wait for its answer (E2B and OpenSandbox), and " +
-					"how long a refresh or a data source read may take, as a duration (`30s`, `2m`). A stalled backend then " +
-					"fails the plan, naming the template and the backend, instead of hanging. Defaults to `2m`."},
+				MarkdownDescription: "How long one API request may wait for its answer, and how long a refresh or a data " +
+					"source read may take, as a duration (`30s`, `2m`). A stalled backend then fails the plan, naming the " +
+					"template and the backend, instead of hanging. Defaults to `2m`."},
 		},
-		Blocks: map[string]schema.Block{
-			"e2b": schema.SingleNestedBlock{
-				MarkdownDescription: "E2B API access.",
-				Attributes: map[string]schema.Attribute{
-					"api_key": schema.StringAttribute{Optional: true, Sensitive: true,
-						MarkdownDescription: "E2B API key. Defaults to `E2B_API_KEY`."},
-					"domain": schema.StringAttribute{Optional: true,
-						MarkdownDescription: "E2B domain; the API is `https://api.<domain>`. Defaults to `E2B_DOMAIN`, then `e2b.app`."},
-					"api_url": schema.StringAttribute{Optional: true,
-						MarkdownDescription: "Full API URL, overriding `domain` (self-hosted E2B, tests). Defaults to `E2B_API_URL`."},
-				},
-			},
-			"opensandbox": schema.SingleNestedBlock{
-				MarkdownDescription: "OpenSandbox lifecycle API access.",
-				Attributes: map[string]schema.Attribute{
-					"domain": schema.StringAttribute{Optional: true,
-						MarkdownDescription: "OpenSandbox server, as `host:port` or a URL. Defaults to `OPEN_SANDBOX_DOMAIN`."},
-					"api_key": schema.StringAttribute{Optional: true, Sensitive: true,
-						MarkdownDescription: "OpenSandbox API key. Defaults to `OPEN_SANDBOX_API_KEY`."},
-					"max_sandbox_timeout_seconds": schema.Int64Attribute{Optional: true,
-						MarkdownDescription: fmt.Sprintf("The server's `server.max_sandbox_timeout_seconds`: the longest sandbox `timeout` it "+
-							"accepts. The builder sandbox lives for the build's timeout plus 10 minutes, capped at this; a build whose "+
-							"create or update timeout is longer fails before it starts. Defaults to %d (one day, as in OpenSandbox's "+
-							"example configuration; a server without a cap accepts it).", opensandbox.DefaultMaxSandboxTimeoutSeconds),
-						Validators: []validator.Int64{int64validator.AtLeast(60)}},
-				},
-			},
-			"aws": schema.SingleNestedBlock{
-				MarkdownDescription: "AWS access for Bedrock AgentCore and for turning `registry_auth.aws` into an ECR " +
-					"login on backends that only take basic auth. Credentials come from the AWS default chain.",
-				Attributes: map[string]schema.Attribute{
-					"region": schema.StringAttribute{Optional: true,
-						MarkdownDescription: "AWS region. Defaults to the AWS default chain (`AWS_REGION`, profile)."},
-					"profile": schema.StringAttribute{Optional: true,
-						MarkdownDescription: "Shared config profile. Defaults to `AWS_PROFILE`."},
-				},
-				Blocks: map[string]schema.Block{
-					"endpoints": schema.SingleNestedBlock{
-						MarkdownDescription: "Endpoint overrides. Default to `AWS_ENDPOINT_URL_<SERVICE>` / `AWS_ENDPOINT_URL`.",
-						Attributes: map[string]schema.Attribute{
-							"ecr": schema.StringAttribute{Optional: true,
-								MarkdownDescription: "ECR endpoint. Defaults to `AWS_ENDPOINT_URL_ECR`."},
-							"bedrockagentcore_control": schema.StringAttribute{Optional: true,
-								MarkdownDescription: "Bedrock AgentCore control-plane endpoint. Defaults to " +
-									"`AWS_ENDPOINT_URL_BEDROCK_AGENTCORE_CONTROL`."},
-						},
-					},
-				},
-			},
-		},
+		Blocks: map[string]schema.Block{},
 	}
+	descriptions := map[string]string{}
+	for _, b := range backends.All {
+		for _, block := range b.Blocks {
+			if descriptions[block.Path] == "" {
+				descriptions[block.Path] = block.Description
+			}
+		}
+	}
+	for _, setting := range allSettings() {
+		names := strings.Split(setting.Path, ".")
+		attributes, blocks := s.Attributes, s.Blocks
+		for i, name := range names[:len(names)-1] {
+			block, ok := blocks[name].(schema.SingleNestedBlock)
+			if !ok {
+				block = schema.SingleNestedBlock{MarkdownDescription: descriptions[strings.Join(names[:i+1], ".")],
+					Attributes: map[string]schema.Attribute{}, Blocks: map[string]schema.Block{}}
+				blocks[name] = block
+			}
+			attributes, blocks = block.Attributes, block.Blocks
+		}
+		attributes[names[len(names)-1]] = settingAttribute(setting)
+	}
+	return s
+}
+
+func settingAttribute(s builders.Setting) schema.Attribute {
+	if s.Int {
+		var validators []validator.Int64
+		if s.Min != 0 {
+			validators = append(validators, int64validator.AtLeast(s.Min))
+		}
+		return schema.Int64Attribute{Optional: true, Sensitive: s.Sensitive, MarkdownDescription: s.Description, Validators: validators}
+	}
+	return schema.StringAttribute{Optional: true, Sensitive: s.Sensitive, MarkdownDescription: s.Description}
+}
+
+// allSettings are every backend's settings and the shared ones.
+func allSettings() []builders.Setting {
+	settings := append([]builders.Setting(nil), backends.SharedSettings...)
+	for _, b := range backends.All {
+		settings = append(settings, b.Settings...)
+	}
+	return settings
+}
+
+// readSettings reads every setting the provider block sets; an absent block reads as unset.
+func readSettings(ctx context.Context, config tfsdk.Config) (builders.Settings, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	settings := builders.Settings{Values: map[string]string{}, Unknown: map[string]bool{}}
+	for _, setting := range allSettings() {
+		at := settingPath(setting.Path)
+		var value string
+		var null, unknown bool
+		if setting.Int {
+			var v types.Int64
+			diags.Append(config.GetAttribute(ctx, at, &v)...)
+			value, null, unknown = strconv.FormatInt(v.ValueInt64(), 10), v.IsNull(), v.IsUnknown()
+		} else {
+			var v types.String
+			diags.Append(config.GetAttribute(ctx, at, &v)...)
+			value, null, unknown = v.ValueString(), v.IsNull(), v.IsUnknown()
+		}
+		switch {
+		case unknown:
+			settings.Unknown[setting.Path] = true
+		case !null && value != "":
+			settings.Values[setting.Path] = value
+		}
+	}
+	return settings, diags
+}
+
+func settingPath(dotted string) path.Path {
+	names := strings.Split(dotted, ".")
+	at := path.Root(names[0])
+	for _, name := range names[1:] {
+		at = at.AtName(name)
+	}
+	return at
+}
+
+// titles lists the backends' titles in prose: "E2B, OpenSandbox and Bedrock AgentCore".
+func titles(bs []*builders.Backend) string {
+	names := make([]string, len(bs))
+	for i, b := range bs {
+		names[i] = b.Title
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

@@ -5,12 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
 
 // defaultRequestTimeout bounds each API request and each refresh or data source read when the
@@ -29,34 +26,13 @@ func parseRequestTimeout(v types.String) (time.Duration, error) {
 	return d, nil
 }
 
-// requestTimeoutClient bounds every request of an API client by timeout.
-func requestTimeoutClient(timeout time.Duration) *http.Client {
-	return &http.Client{Timeout: timeout}
-}
-
-// streamingTimeoutClient bounds the wait for each answer's headers by timeout but not the reading
-// of its body: OpenSandbox's execd streams a package install's output for as long as it runs
-// (the build's own timeout bounds that).
-func streamingTimeoutClient(timeout time.Duration) *http.Client {
-	return &http.Client{Transport: &http.Transport{ // http.DefaultTransport's settings, bounded by timeout
-		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           (&net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second}).DialContext,
-		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          100,
-		IdleConnTimeout:       90 * time.Second,
-		TLSHandshakeTimeout:   min(timeout, 10*time.Second),
-		ExpectContinueTimeout: time.Second,
-		ResponseHeaderTimeout: timeout,
-	}}
-}
-
 // readContext bounds a refresh or data source read by the provider's request_timeout.
-func (b *backends) readContext(ctx context.Context) (context.Context, context.CancelFunc) {
+func (b *backendSet) readContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, b.requestTimeout)
 }
 
 // readError names the template and the backend when a read ran out of request_timeout.
-func (b *backends) readError(ctx context.Context, backend builders.SandboxProvider, templateID string, err error) error {
+func (b *backendSet) readError(ctx context.Context, backend, templateID string, err error) error {
 	var netErr net.Error
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &netErr) && netErr.Timeout()) {
 		return fmt.Errorf("reading template %q on %s: no answer within request_timeout (%s); the backend is stalled or "+

@@ -8,17 +8,17 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
-	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/opensandbox"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 )
 
-// sandboxEntrypointValue is sandbox_entrypoint: what an OpenSandbox consumer passes as entrypoint
-// when it starts a sandbox from the snapshot (the builder sandbox's), null for other backends.
+// sandboxEntrypointValue is sandbox_entrypoint: what a consumer passes as entrypoint when it starts
+// a sandbox from the template (OpenSandbox: the builder sandbox's), null for backends without one.
 func sandboxEntrypointValue(backend, startCmd types.String) types.List {
-	if builders.SandboxProvider(backend.ValueString()) != builders.ProviderOpenSandbox {
+	descriptor, err := backends.Named(backend.ValueString())
+	if err != nil || descriptor.SandboxEntrypoint == nil {
 		return types.ListNull(types.StringType)
 	}
-	argv := opensandbox.SandboxEntrypoint(startCmd.ValueStringPointer())
+	argv := descriptor.SandboxEntrypoint(startCmd.ValueStringPointer())
 	values := make([]attr.Value, len(argv))
 	for i, arg := range argv {
 		values[i] = types.StringValue(arg)

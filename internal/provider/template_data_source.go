@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -12,13 +11,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 )
 
 var _ datasource.DataSourceWithConfigure = (*templateDataSource)(nil)
 
 // templateDataSource looks up a template someone else built and returns its template_ref.
 type templateDataSource struct {
-	backends *backends
+	backends *backendSet
 }
 
 type templateDataSourceModel struct {
@@ -40,8 +40,8 @@ func (d *templateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			"Fails when the template does not exist or is not usable yet.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "Same as `template_id`."},
-			"backend": schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox backend: " + backtickList(builders.SandboxProviders) + ".",
-				Validators: []validator.String{stringvalidator.OneOf(providerNames()...)}},
+			"backend": schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox backend: " + backtickList(backends.All) + ".",
+				Validators: []validator.String{backendOneOf(backends.All)}},
 			"template_id": schema.StringAttribute{Required: true,
 				MarkdownDescription: "E2B alias, OpenSandbox snapshot name or Bedrock code interpreter id."},
 			"template_ref": schema.SingleNestedAttribute{Computed: true, MarkdownDescription: "What consumers pass to their sandbox backend.",
@@ -63,10 +63,12 @@ func (d *templateDataSource) Read(ctx context.Context, req datasource.ReadReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	backend := builders.SandboxProvider(m.Backend.ValueString())
-	if err := builders.ValidateTemplateID(backend, m.TemplateID.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("template_id"), "Invalid template_id", err.Error())
-		return
+	backend := m.Backend.ValueString()
+	if descriptor, err := backends.Named(backend); err == nil {
+		if err := descriptor.ValidateTemplateID(m.TemplateID.ValueString()).Err(); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("template_id"), "Invalid template_id", err.Error())
+			return
+		}
 	}
 	builder, err := d.backends.Builder(ctx, backend)
 	if err != nil {
@@ -86,6 +88,6 @@ func (d *templateDataSource) Read(ctx context.Context, req datasource.ReadReques
 		return
 	}
 	m.ID = m.TemplateID
-	m.TemplateRef = templateRefValue(&builders.TemplateRef{Provider: backend, Value: m.TemplateID.ValueString()})
+	m.TemplateRef = templateRefValue(&builders.TemplateRef{Provider: builder.Backend().Name, Value: m.TemplateID.ValueString()})
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -13,9 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/imagedigest"
-	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/registrylogin"
 )
 
 // image_digest_check modes.
@@ -94,7 +94,7 @@ func (r *templateResource) planImageDigest(ctx context.Context, req resource.Mod
 func (r *templateResource) resolvePlannedDigest(ctx context.Context, plan, config templateModel, prior types.String,
 	resp *resource.ModifyPlanResponse) (digest types.String, known bool) {
 	mode := plan.ImageDigestCheck.ValueString()
-	if plan.Image.IsNull() || plan.backend() == builders.ProviderBedrock {
+	if backend, err := backends.Named(plan.Backend.ValueString()); err != nil || plan.Image.IsNull() || !backend.Uses("image") {
 		return types.StringNull(), true
 	}
 	image := plan.Image.ValueString()
@@ -151,17 +151,7 @@ func buildImage(image string, digest types.String) string {
 	return imagedigest.WithDigest(image, digest.ValueString())
 }
 
-// registryLogin is the login a build would use, for resolving at plan: the same ECR and Google
-// exchanges, with the provider's ECR endpoint.
-func (b *backends) registryLogin() imagedigest.LoginFunc {
-	exchanger := registrylogin.Exchanger{}
-	if c := b.cfg.AWS; c != nil && c.Endpoints != nil {
-		setString(&exchanger.AWSBaseEndpoint, c.Endpoints.ECR)
-	}
-	return exchanger.Login
-}
-
-func fullyKnown(ctx context.Context, v types.Object) bool {
+func fullyKnown(ctx context.Context, v attr.Value) bool {
 	tv, err := v.ToTerraformValue(ctx)
 	return err == nil && tv.IsFullyKnown()
 }

@@ -30,7 +30,7 @@ func TestAccTemplateImportAdoptsOnlyMatchingInputs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := builders.Ensure(t.Context(), builder, builders.TemplateSpec{TemplateID: "py", Image: "e2bdev/code-interpreter:latest"}); got.Status != builders.StatusSuccess {
+			if got := builders.Ensure(t.Context(), builder, builders.TemplateSpec{TemplateID: "py", Image: "e2bdev/code-interpreter:latest"}, builders.Observer{}); got.Status != builders.StatusSuccess {
 				t.Fatalf("building the template to import: %+v", got)
 			}
 			config := e2bTemplate(emu, `  image = "`+tt.image+`"`)
@@ -56,7 +56,7 @@ func TestAccTemplateCreateAfterLostStateRebuildsOtherInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	lost := builders.TemplateSpec{TemplateID: "py", Image: "e2bdev/code-interpreter:latest", Packages: []string{"pkg-a==1.0"}}
-	if got := builders.Ensure(t.Context(), builder, lost); got.Status != builders.StatusSuccess {
+	if got := builders.Ensure(t.Context(), builder, lost, builders.Observer{}); got.Status != builders.StatusSuccess {
 		t.Fatalf("the build whose state was lost: %+v", got)
 	}
 	resource.Test(t, resource.TestCase{

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
@@ -14,9 +13,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 )
 
 var _ list.ListResourceWithConfigure = (*templateListResource)(nil)
+
+// listingBackends are the backends whose builders can list their templates.
+func listingBackends() []*builders.Backend {
+	return backends.Where(func(b *builders.Backend) bool { return b.Lists })
+}
 
 // templateLister is a builder that can name the templates its backend already has.
 type templateLister interface {
@@ -26,7 +31,7 @@ type templateLister interface {
 // templateListResource lists existing templates for `terraform query` (Terraform >= 1.14): the
 // team's E2B templates or the names of OpenSandbox's Ready snapshots.
 type templateListResource struct {
-	backends *backends
+	backends *backendSet
 }
 
 func newTemplateListResource() list.ListResource { return &templateListResource{} }
@@ -45,9 +50,8 @@ func (r *templateListResource) ListResourceConfigSchema(_ context.Context, _ lis
 			"team's templates, or the names of OpenSandbox's Ready snapshots. Bedrock code interpreters are not listed.",
 		Attributes: map[string]listschema.Attribute{
 			"backend": listschema.StringAttribute{Required: true,
-				MarkdownDescription: "Backend to list: `e2b` or `opensandbox`.",
-				Validators: []validator.String{stringvalidator.OneOf(
-					string(builders.ProviderE2B), string(builders.ProviderOpenSandbox))}},
+				MarkdownDescription: "Backend to list: " + backtickList(listingBackends()) + ".",
+				Validators:          []validator.String{backendOneOf(listingBackends())}},
 		},
 	}
 }
@@ -92,7 +96,7 @@ func (r *templateListResource) names(ctx context.Context, cfg templateListConfig
 		diags.AddError("Provider not configured", "The sandbox provider was not configured before listing templates; please report this bug.")
 		return nil, diags
 	}
-	builder, err := r.backends.Builder(ctx, builders.SandboxProvider(cfg.Backend.ValueString()))
+	builder, err := r.backends.Builder(ctx, cfg.Backend.ValueString())
 	if err != nil {
 		diags.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
 		return nil, diags

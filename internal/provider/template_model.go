@@ -8,8 +8,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
@@ -80,10 +80,6 @@ type gcpAuthModel struct {
 
 var templateRefAttrTypes = map[string]attr.Type{"provider": types.StringType, "value": types.StringType}
 
-func (m templateModel) backend() builders.SandboxProvider {
-	return builders.SandboxProvider(m.Backend.ValueString())
-}
-
 // spec maps the planned values onto the builder core. Write-only secrets are null in plans, so they
 // come from config, the only place Terraform ever sends them.
 func (m templateModel) spec(ctx context.Context, config templateModel) (builders.TemplateSpec, diag.Diagnostics) {
@@ -109,46 +105,6 @@ func (m templateModel) spec(ctx context.Context, config templateModel) (builders
 	return spec, diags
 }
 
-func registryAuth(ctx context.Context, planned, config types.Object) (*builders.RegistryAuth, diag.Diagnostics) {
-	if planned.IsNull() || planned.IsUnknown() {
-		return nil, nil
-	}
-	var p, c registryAuthModel
-	diags := planned.As(ctx, &p, basetypes.ObjectAsOptions{})
-	if !config.IsNull() && !config.IsUnknown() {
-		diags.Append(config.As(ctx, &c, basetypes.ObjectAsOptions{})...)
-	}
-	if diags.HasError() {
-		return nil, diags
-	}
-	auth := &builders.RegistryAuth{}
-	switch {
-	case p.Basic != nil:
-		auth.Basic = &builders.BasicAuth{Username: p.Basic.Username.ValueString(),
-			Password: secretOf(p.Basic.Password, c.Basic, func(b *basicAuthModel) types.String { return b.PasswordWO })}
-	case p.AWS != nil:
-		auth.AWS = &builders.AWSAuth{AccessKeyID: p.AWS.AccessKeyID.ValueString(), Region: p.AWS.Region.ValueString(),
-			SecretAccessKey: secretOf(p.AWS.SecretAccessKey, c.AWS, func(a *awsAuthModel) types.String { return a.SecretAccessKeyWO })}
-	case p.GCP != nil:
-		auth.GCP = &builders.GCPAuth{
-			ServiceAccountJSON: secretOf(p.GCP.ServiceAccountJSON, c.GCP, func(g *gcpAuthModel) types.String { return g.ServiceAccountJSONWO })}
-	}
-	return auth, nil
-}
-
-// secretOf prefers the stored (sensitive) value and falls back to the write-only one from config.
-func secretOf[T any](stored types.String, config *T, writeOnly func(*T) types.String) builders.Secret {
-	if !stored.IsNull() && !stored.IsUnknown() {
-		return builders.NewSecret(stored.ValueString())
-	}
-	if config != nil {
-		if wo := writeOnly(config); !wo.IsNull() && !wo.IsUnknown() {
-			return builders.NewSecret(wo.ValueString())
-		}
-	}
-	return builders.Secret{}
-}
-
 // setResult records a build outcome in the model's computed attributes.
 func (m *templateModel) setResult(result builders.TemplateBuildResult, at time.Time) {
 	m.ID = m.TemplateID
@@ -165,6 +121,24 @@ func (m *templateModel) setResult(result builders.TemplateBuildResult, at time.T
 	m.LastBuiltAt = types.StringValue(at.UTC().Format(time.RFC3339))
 	m.TemplateRef = templateRefValue(result.TemplateRef)
 	m.SandboxEntrypoint = sandboxEntrypointValue(m.Backend, m.StartCmd)
+}
+
+// setPending records a create still waiting for its build: the template exists.
+func (m *templateModel) setPending(ref builders.TemplateRef, at time.Time) {
+	m.setResult(builders.TemplateBuildResult{TemplateRef: &ref,
+		Detail: "the template exists; its build had not finished when this state was saved"}, at)
+	m.Status = types.StringValue(statusBuilding)
+}
+
+// setResultAttributes writes the attributes setResult sets, one by one (an import's state has
+// no model to set as a whole).
+func (m templateModel) setResultAttributes(ctx context.Context, s attributeSetter) diag.Diagnostics {
+	var diags diag.Diagnostics
+	for name, value := range map[string]any{"status": m.Status, "detail": m.Detail, "stage": m.Stage, "logs": m.Logs,
+		"last_built_at": m.LastBuiltAt, "template_ref": m.TemplateRef, "sandbox_entrypoint": m.SandboxEntrypoint} {
+		diags.Append(s.SetAttribute(ctx, path.Root(name), value)...)
+	}
+	return diags
 }
 
 func templateRefValue(ref *builders.TemplateRef) types.Object {

@@ -3,12 +3,12 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 )
 
 // buildInputsChanged tells whether a plan needs a rebuild. Credentials, keep_remotely, force_rebuild
@@ -26,15 +26,10 @@ func buildInputsChanged(plan, state templateModel) bool {
 		digestMoved(plan.ImageDigest, state.ImageDigest)
 }
 
-type privateReader interface {
-	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
-}
-
 // keepsBuild tells whether an update keeps the current build: no build input changed, or the state
 // comes from an import whose inputs the update only adopts.
-func keepsBuild(ctx context.Context, private privateReader, plan, state templateModel) (bool, diag.Diagnostics) {
-	imported, diags := private.GetKey(ctx, privateImported)
-	return !buildInputsChanged(plan, state) || len(imported) > 0, diags
+func keepsBuild(stage lifecycle, plan, state templateModel) bool {
+	return stage == lifecycleImported || !buildInputsChanged(plan, state)
 }
 
 // ModifyPlan fails the plan when the chosen backend is not configured (a setting Terraform will
@@ -56,8 +51,7 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if resp.Diagnostics.HasError() || backend.IsUnknown() {
 		return
 	}
-	p := builders.SandboxProvider(backend.ValueString())
-	builder, err := r.backends.Builder(ctx, p)
+	builder, err := r.backends.Builder(ctx, backend.ValueString())
 	if err != nil && !knownLater(err) {
 		resp.Diagnostics.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
 		return
@@ -66,8 +60,8 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		checkBuildTimeout(ctx, builder, req.State.Raw.IsNull(), req, resp)
 	}
 	if req.State.Raw.IsNull() {
-		if p != builders.ProviderBedrock && !templateID.IsUnknown() {
-			ref := builders.TemplateRef{Provider: p, Value: templateID.ValueString()}
+		if descriptor, err := backends.Named(backend.ValueString()); err == nil && descriptor.Builds() && !templateID.IsUnknown() {
+			ref := builders.TemplateRef{Provider: descriptor.Name, Value: templateID.ValueString()}
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("template_ref"), templateRefValue(&ref))...)
 		}
 		return
@@ -75,8 +69,9 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	var plan, state templateModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	keep, diags := keepsBuild(ctx, req.Private, plan, state)
+	stage, diags := lifecycleOf(ctx, state, req.Private)
 	resp.Diagnostics.Append(diags...)
+	keep := keepsBuild(stage, plan, state)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	actionschema "github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -15,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 )
 
 var _ action.ActionWithConfigure = (*templateRebuildAction)(nil)
@@ -22,7 +22,7 @@ var _ action.ActionWithConfigure = (*templateRebuildAction)(nil)
 // templateRebuildAction rebuilds a template now, bypassing build caches, and streams the build's
 // progress (stage changes and build-log lines) to the CLI while it runs (Terraform >= 1.14).
 type templateRebuildAction struct {
-	backends *backends
+	backends *backendSet
 }
 
 func newTemplateRebuildAction() action.Action { return &templateRebuildAction{} }
@@ -70,9 +70,8 @@ func (a *templateRebuildAction) Schema(_ context.Context, _ action.SchemaRequest
 			"`sandbox_template` resource. It changes no state: the resource keeps its recorded outcome.",
 		Attributes: map[string]actionschema.Attribute{
 			"backend": actionschema.StringAttribute{Required: true,
-				MarkdownDescription: "Backend of the template: `e2b` or `opensandbox`.",
-				Validators: []validator.String{stringvalidator.OneOf(
-					string(builders.ProviderE2B), string(builders.ProviderOpenSandbox))}},
+				MarkdownDescription: "Backend of the template: " + backtickList(buildingBackends()) + ".",
+				Validators:          []validator.String{backendOneOf(buildingBackends())}},
 			"template_id": actionschema.StringAttribute{Required: true, MarkdownDescription: "Template to rebuild (E2B alias or OpenSandbox snapshot name)."},
 			"image":       str("Container image to build from."),
 			"registry_auth": actionschema.SingleNestedAttribute{Optional: true,
@@ -87,9 +86,9 @@ func (a *templateRebuildAction) Schema(_ context.Context, _ action.SchemaRequest
 				}},
 			"packages":  actionschema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Python packages baked into the template."},
 			"start_cmd": str("Command started in every sandbox. Defaults to the backend's code-interpreter start command."),
-			"ready_cmd": str("Command that succeeds once a sandbox is ready (E2B only)."),
-			"cpu_count": actionschema.Int64Attribute{Optional: true, MarkdownDescription: "vCPUs per sandbox (E2B only)."},
-			"memory_mb": actionschema.Int64Attribute{Optional: true, MarkdownDescription: "Memory per sandbox in MiB (E2B only)."},
+			"ready_cmd": str("Command that succeeds once a sandbox is ready" + usedBy("ready_cmd") + "."),
+			"cpu_count": actionschema.Int64Attribute{Optional: true, MarkdownDescription: "vCPUs per sandbox" + usedBy("cpu_count") + "."},
+			"memory_mb": actionschema.Int64Attribute{Optional: true, MarkdownDescription: "Memory per sandbox in MiB" + usedBy("memory_mb") + "."},
 			"timeout":   str("How long the rebuild may take, e.g. `45m`. Default `" + defaultUpdateTimeout + "`."),
 		},
 	}
@@ -114,7 +113,7 @@ func (a *templateRebuildAction) Invoke(ctx context.Context, req action.InvokeReq
 		resp.Diagnostics.AddAttributeError(path.Root("timeout"), "Invalid timeout", err.Error())
 		return
 	}
-	builder, err := a.backends.Builder(ctx, builders.SandboxProvider(cfg.Backend.ValueString()))
+	builder, err := a.backends.Builder(ctx, cfg.Backend.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
 		return
@@ -125,15 +124,14 @@ func (a *templateRebuildAction) Invoke(ctx context.Context, req action.InvokeReq
 		defer mu.Unlock()
 		resp.SendProgress(action.InvokeProgressEvent{Message: line})
 	}
+	obs := builders.Observer{OnProgress: progress, OnCreated: func(ref builders.TemplateRef) {
+		progress(fmt.Sprintf("%s template %s registered; building", ref.Provider, ref.Value))
+	}}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	ctx = builders.WithProgress(ctx, progress)
-	ctx = builders.WithCreatedHook(ctx, func(ref builders.TemplateRef) {
-		progress(fmt.Sprintf("%s template %s registered; building", ref.Provider, ref.Value))
-	})
 
 	progress(fmt.Sprintf("rebuilding %s template %s, bypassing build caches", cfg.Backend.ValueString(), cfg.TemplateID.ValueString()))
-	result := builders.Rebuild(ctx, builder, cfg.spec())
+	result := builders.Rebuild(ctx, builder, cfg.spec(), obs)
 	if result.Status == builders.StatusFailed {
 		resp.Diagnostics.AddError(fmt.Sprintf("Template rebuild failed at stage %s", result.Stage), failureDetail(result))
 		return
@@ -149,6 +147,9 @@ func parseTimeout(v types.String, fallback string) (time.Duration, error) {
 	return time.ParseDuration(v.ValueString())
 }
 
+// buildingBackends are the backends that build templates: the ones there is something to rebuild on.
+func buildingBackends() []*builders.Backend { return backends.Where((*builders.Backend).Builds) }
+
 func (m rebuildModel) spec() builders.TemplateSpec {
 	spec := builders.TemplateSpec{
 		TemplateID:   m.TemplateID.ValueString(),
@@ -160,17 +161,15 @@ func (m rebuildModel) spec() builders.TemplateSpec {
 		MemoryMB:     int(m.MemoryMB.ValueInt64()),
 		ForceRebuild: true,
 	}
-	if a := m.RegistryAuth; a != nil {
-		spec.RegistryAuth = &builders.RegistryAuth{}
-		switch {
-		case !a.AWSAccessKeyID.IsNull():
-			spec.RegistryAuth.AWS = &builders.AWSAuth{AccessKeyID: a.AWSAccessKeyID.ValueString(),
-				SecretAccessKey: builders.NewSecret(a.AWSSecretAccessKey.ValueString()), Region: a.AWSRegion.ValueString()}
-		case !a.GCPServiceAccount.IsNull():
-			spec.RegistryAuth.GCP = &builders.GCPAuth{ServiceAccountJSON: builders.NewSecret(a.GCPServiceAccount.ValueString())}
-		default:
-			spec.RegistryAuth.Basic = &builders.BasicAuth{Username: a.Username.ValueString(), Password: builders.NewSecret(a.Password.ValueString())}
-		}
+	switch a := m.RegistryAuth; {
+	case a == nil:
+	case !a.AWSAccessKeyID.IsNull():
+		spec.RegistryAuth = &builders.AWSAuth{AccessKeyID: a.AWSAccessKeyID.ValueString(),
+			SecretAccessKey: builders.NewSecret(a.AWSSecretAccessKey.ValueString()), Region: a.AWSRegion.ValueString()}
+	case !a.GCPServiceAccount.IsNull():
+		spec.RegistryAuth = &builders.GCPAuth{ServiceAccountJSON: builders.NewSecret(a.GCPServiceAccount.ValueString())}
+	default:
+		spec.RegistryAuth = &builders.BasicAuth{Username: a.Username.ValueString(), Password: builders.NewSecret(a.Password.ValueString())}
 	}
 	return spec
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -14,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 )
 
 var (
@@ -23,16 +23,8 @@ var (
 	_ resource.ResourceWithValidateConfig = (*templateResource)(nil)
 )
 
-// statusBuilding is the status saved while a create waits for its build; it is not a build
-// outcome, so it is not one of the core's statuses.
-const statusBuilding = "BUILDING"
-
-// privateImported marks state that came from an import: the first update adopts the configured
-// inputs instead of rebuilding a template that is already there.
-const privateImported = "imported"
-
 type templateResource struct {
-	backends *backends
+	backends *backendSet
 	now      func() time.Time
 }
 
@@ -54,13 +46,17 @@ func (r *templateResource) Create(ctx context.Context, req resource.CreateReques
 	var plan, config templateModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, plan.Backend, plan.TemplateID)...)
 	timeout, diags := plan.Timeouts.Create(ctx, mustDuration(defaultCreateTimeout))
 	resp.Diagnostics.Append(diags...)
-	r.build(ctx, timeout, plan, config, &resp.State, &resp.Diagnostics, builders.Ensure, true)
+	builder, spec := r.prepare(ctx, &plan, config, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	rec := &createRecorder{plan: plan, state: &resp.State, diags: &resp.Diagnostics, now: r.now}
+	rec.finish(ctx, builders.Ensure(ctx, builder, spec, rec.observer(ctx)))
 }
 
 func (r *templateResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -68,13 +64,13 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, plan.Backend, plan.TemplateID)...)
+	stage, diags := lifecycleOf(ctx, state, req.Private)
+	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, plan.Backend, plan.TemplateID)...)
-	keep, diags := keepsBuild(ctx, req.Private, plan, state)
-	resp.Diagnostics.Append(diags...)
-	if keep {
+	if keepsBuild(stage, plan, state) {
 		// Only settings such as keep_remotely or timeouts changed, or an import is being adopted:
 		// no API call, the build outcome stays as it was.
 		plan.copyResult(state)
@@ -84,79 +80,58 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 	}
 	timeout, diags := plan.Timeouts.Update(ctx, mustDuration(defaultUpdateTimeout))
 	resp.Diagnostics.Append(diags...)
-	result := r.build(ctx, timeout, plan, config, &resp.State, &resp.Diagnostics, builders.Rebuild, false)
+	builder, spec := r.prepare(ctx, &plan, config, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	result := builders.Rebuild(ctx, builder, spec, buildLogger(ctx, plan))
+	reportOutcome(result, &resp.Diagnostics)
 	if result.Status == builders.StatusFailed {
 		// The prior state stays, with its inputs (so the next plan retries the update) and its
 		// template_ref (the template still serves its previous build), and says the rebuild failed.
 		// A retry adopts the build if it finished after all (builders.Rebuild).
 		state.Status, state.Stage, state.Detail = types.StringValue(string(result.Status)), types.StringValue(string(result.Stage)), types.StringValue(result.Detail)
 		state.Logs = logTail(result.Logs)
-		resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+		plan = state
+	} else {
+		plan.setResult(result, r.now())
 	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 }
 
-type stateSetter interface {
-	Set(ctx context.Context, val any) diag.Diagnostics
-}
-
-// build runs flow (Ensure or Rebuild), records its outcome and returns it. On create (saveEarly) the state is
-// written as soon as the backend reports the template exists, so a failed or interrupted wait never
-// orphans it: Terraform keeps the resource, tainted, and the next apply replaces it (see Delete).
-func (r *templateResource) build(ctx context.Context, timeout time.Duration, plan, config templateModel,
-	state stateSetter, diags *diag.Diagnostics,
-	flow func(context.Context, builders.Builder, builders.TemplateSpec) builders.TemplateBuildResult, saveEarly bool) builders.TemplateBuildResult {
-	builder, err := r.backends.Builder(ctx, plan.backend())
+// prepare opens the plan's backend and maps the plan onto the spec to build, pinned to the
+// planned image digest (which it settles in plan).
+func (r *templateResource) prepare(ctx context.Context, plan *templateModel, config templateModel, diags *diag.Diagnostics) (builders.Builder, builders.TemplateSpec) {
+	builder, err := r.backends.Builder(ctx, plan.Backend.ValueString())
 	if err != nil {
 		diags.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
-		return builders.TemplateBuildResult{}
+		return nil, builders.TemplateSpec{}
 	}
 	spec, specDiags := plan.spec(ctx, config)
 	diags.Append(specDiags...)
-	if diags.HasError() {
-		return builders.TemplateBuildResult{}
-	}
 	plan.ImageDigest = settledDigest(plan.ImageDigest)
 	spec.Image = buildImage(spec.Image, plan.ImageDigest)
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
+	return builder, spec
+}
 
-	var (
-		mu      sync.Mutex
-		created *builders.TemplateRef
-	)
-	if saveEarly {
-		ctx = builders.WithCreatedHook(ctx, func(ref builders.TemplateRef) {
-			mu.Lock()
-			defer mu.Unlock()
-			created = &ref
-			pending := plan
-			pending.setResult(builders.TemplateBuildResult{Status: statusBuilding, TemplateRef: &ref,
-				Detail: "the template exists; its build had not finished when this state was saved"}, r.now())
-			diags.Append(state.Set(ctx, pending)...)
-		})
-	}
-	fields := map[string]any{"backend": string(plan.backend()), "template_id": spec.TemplateID}
+// buildLogger logs a build's progress (e.g. waiting for a free build slot) to the provider log.
+func buildLogger(ctx context.Context, plan templateModel) builders.Observer {
+	fields := map[string]any{"backend": plan.Backend.ValueString(), "template_id": plan.TemplateID.ValueString()}
 	tflog.Info(ctx, "building sandbox template", fields)
-	ctx = builders.WithProgress(ctx, func(line string) { tflog.Info(ctx, line, fields) }) // e.g. waiting for a free build slot
-	result := flow(ctx, builder, spec)
+	return builders.Observer{OnProgress: func(line string) { tflog.Info(ctx, line, fields) }}
+}
 
-	mu.Lock()
-	defer mu.Unlock()
-	plan.setResult(result, r.now())
+// reportOutcome turns a failed or unsupported build into the diagnostic that says so.
+func reportOutcome(result builders.TemplateBuildResult, diags *diag.Diagnostics) {
 	switch result.Status {
 	case builders.StatusFailed:
 		diags.AddError(fmt.Sprintf("Template build failed at stage %s", result.Stage), failureDetail(result))
-		if created != nil {
-			plan.TemplateRef = templateRefValue(created) // the template exists, whatever became of its build
-			diags.Append(state.Set(ctx, plan)...)
-		}
-		return result
 	case builders.StatusUnsupported:
 		diags.AddAttributeWarning(path.Root("backend"), "Backend has no templates",
 			result.Detail+" The resource is recorded with status UNSUPPORTED and a null template_ref.")
 	}
-	diags.Append(state.Set(ctx, plan)...)
-	return result
 }
 
 func failureDetail(result builders.TemplateBuildResult) string {
@@ -176,48 +151,41 @@ func failureDetail(result builders.TemplateBuildResult) string {
 func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state templateModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, state.Backend, state.TemplateID)...)
+	stage, diags := lifecycleOf(ctx, state, req.Private)
+	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, state.Backend, state.TemplateID)...)
-	if state.Status.ValueString() == string(builders.StatusUnsupported) {
+	if stage == lifecycleUnsupported {
 		r.recheckUnsupported(ctx, state, resp)
 		return
 	}
-	builder, err := r.backends.Builder(ctx, state.backend())
+	builder, err := r.backends.Builder(ctx, state.Backend.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
 		return
 	}
 	ctx, cancel := r.backends.readContext(ctx)
 	defer cancel()
-	imported := state.Status.IsNull()
 	usable, err := builder.IsUsable(ctx, state.TemplateID.ValueString())
 	if err != nil {
-		resp.Diagnostics.AddError("Could not read sandbox template", r.backends.readError(ctx, state.backend(), state.TemplateID.ValueString(), err).Error())
+		resp.Diagnostics.AddError("Could not read sandbox template", r.backends.readError(ctx, state.Backend.ValueString(), state.TemplateID.ValueString(), err).Error())
 		return
 	}
-	if !usable && !buildUnconfirmed(state) {
+	if !usable && !stage.unconfirmed() {
 		tflog.Warn(ctx, "sandbox template is gone or not usable; removing it from state", map[string]any{"template_id": state.TemplateID.ValueString()})
 		resp.State.RemoveResource(ctx)
-		return
 	}
-	if !usable {
-		return // a create that did not see its build finish: kept (tainted) so the next apply replaces it
-	}
-	if imported { // otherwise the state stays as it was: resp.State starts as a copy of it
-		state.setResult(builders.TemplateBuildResult{Status: builders.StatusSkipped,
-			TemplateRef: &builders.TemplateRef{Provider: state.backend(), Value: state.TemplateID.ValueString()},
-			Detail:      "imported: the template was already usable"}, r.now())
-		resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
-	}
+	// Otherwise the state stays as it was (resp.State starts as a copy of it): a create that did
+	// not see its build finish is kept, tainted, so the next apply replaces it.
 }
 
 // recheckUnsupported looks again at a template recorded UNSUPPORTED (Bedrock: no READY code
 // interpreter of that id yet). One that has become usable since turns the resource SKIPPED, with its
 // template_ref. Nothing remote backs an UNSUPPORTED result, so a failed look only warns and keeps it.
 func (r *templateResource) recheckUnsupported(ctx context.Context, state templateModel, resp *resource.ReadResponse) {
-	builder, err := r.backends.Builder(ctx, state.backend())
+	builder, err := r.backends.Builder(ctx, state.Backend.ValueString())
 	var usable bool
 	if err == nil {
 		usable, err = builder.IsUsable(ctx, state.TemplateID.ValueString())
@@ -230,7 +198,7 @@ func (r *templateResource) recheckUnsupported(ctx context.Context, state templat
 		return
 	}
 	state.setResult(builders.TemplateBuildResult{Status: builders.StatusSkipped,
-		TemplateRef: &builders.TemplateRef{Provider: state.backend(), Value: state.TemplateID.ValueString()},
+		TemplateRef: &builders.TemplateRef{Provider: builder.Backend().Name, Value: state.TemplateID.ValueString()},
 		Detail:      "usable since it was recorded UNSUPPORTED; nothing was built"}, r.now())
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 }
@@ -245,11 +213,13 @@ func (r *templateResource) Delete(ctx context.Context, req resource.DeleteReques
 		tflog.Info(ctx, "keep_remotely is set: forgetting the template without deleting it")
 		return
 	}
-	builder, err := r.backends.Builder(ctx, state.backend())
+	builder, err := r.backends.Builder(ctx, state.Backend.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
 		return
 	}
+	stage, diags := lifecycleOf(ctx, state, req.Private)
+	resp.Diagnostics.Append(diags...)
 	deleter, ok := builder.(builders.Deleter)
 	if !ok {
 		return // e.g. Bedrock: code interpreters are not created by this resource
@@ -258,7 +228,7 @@ func (r *templateResource) Delete(ctx context.Context, req resource.DeleteReques
 	resp.Diagnostics.Append(diags...)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if buildUnconfirmed(state) {
+	if stage.unconfirmed() {
 		// The create gave up waiting (timeout, interrupt, lost connection) but the build went on. If it
 		// finished, keep it: this delete is most often the first half of replacing the tainted
 		// resource, and the create that follows adopts the template instead of building it again.
@@ -275,32 +245,34 @@ func (r *templateResource) Delete(ctx context.Context, req resource.DeleteReques
 	}
 }
 
-// ImportState takes "<template_id>" (an E2B template) or "<backend>/<template_id>", or an identity.
+// ImportState takes "<template_id>" (a template of the first backend listed, E2B) or
+// "<backend>/<template_id>", or an identity. The state records the template as found usable (the
+// read that follows removes it when it is not), and the import flag lets the first update adopt
+// the configured inputs.
 func (r *templateResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	id, diags := importID(ctx, req)
 	resp.Diagnostics.Append(diags...)
-	backend, templateID := string(builders.ProviderE2B), id
+	backend, templateID := string(backends.All[0].Name), id
 	if before, after, found := strings.Cut(id, "/"); found {
 		backend, templateID = before, after
 	}
-	p, err := builders.ParseSandboxProvider(backend)
+	descriptor, err := backends.Named(backend)
 	if err == nil {
-		err = builders.ValidateTemplateID(p, templateID)
+		err = descriptor.ValidateTemplateID(templateID).Err()
 	}
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid import ID",
 			fmt.Sprintf("Expected \"<template_id>\" or \"<backend>/<template_id>\": %s", err))
 		return
 	}
+	imported := templateModel{Backend: types.StringValue(backend), TemplateID: types.StringValue(templateID)}
+	imported.setResult(builders.TemplateBuildResult{Status: builders.StatusSkipped,
+		TemplateRef: &builders.TemplateRef{Provider: descriptor.Name, Value: templateID},
+		Detail:      "imported: the template was already usable"}, r.now())
 	resp.Diagnostics.Append(setImportedAttributes(ctx, &resp.State, backend, templateID)...)
+	resp.Diagnostics.Append(imported.setResultAttributes(ctx, &resp.State)...)
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, []byte(`true`))...)
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, types.StringValue(backend), types.StringValue(templateID))...)
-}
-
-// buildUnconfirmed tells whether state comes from a create that did not see its build succeed.
-func buildUnconfirmed(state templateModel) bool {
-	status := state.Status.ValueString()
-	return status == statusBuilding || status == string(builders.StatusFailed)
 }
 
 func (m *templateModel) copyResult(from templateModel) {
@@ -319,13 +291,13 @@ func mustDuration(s string) time.Duration {
 	return d
 }
 
-func backendsFrom(providerData any, diags *diag.Diagnostics) *backends {
+func backendsFrom(providerData any, diags *diag.Diagnostics) *backendSet {
 	if providerData == nil {
 		return nil // not configured yet (validation); Configure is called again
 	}
-	b, ok := providerData.(*backends)
+	b, ok := providerData.(*backendSet)
 	if !ok {
-		diags.AddError("Unexpected provider data", fmt.Sprintf("expected *backends, got %T; please report this bug", providerData))
+		diags.AddError("Unexpected provider data", fmt.Sprintf("expected *backendSet, got %T; please report this bug", providerData))
 	}
 	return b
 }

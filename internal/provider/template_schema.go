@@ -3,12 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
@@ -18,7 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
-	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/e2b"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 )
 
 // Defaults for the timeouts block: image builds routinely take longer than the 20 minutes image
@@ -38,46 +34,36 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "Same as `template_id`.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
 			"backend": schema.StringAttribute{Required: true,
-				MarkdownDescription: "Sandbox backend: " + backtickList(builders.SandboxProviders) + ". (`provider` is a reserved name in Terraform.)",
-				Validators:          []validator.String{stringvalidator.OneOf(providerNames()...)},
+				MarkdownDescription: "Sandbox backend: " + backtickList(backends.All) + ". (`provider` is a reserved name in Terraform.)",
+				Validators:          []validator.String{backendOneOf(backends.All)},
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()}},
 			"template_id": schema.StringAttribute{Required: true,
 				MarkdownDescription: "Template name: the E2B alias, the OpenSandbox snapshot name, or the Bedrock code interpreter id. " +
-					"E2B and OpenSandbox: " + builders.TemplateIDRule(builders.ProviderE2B) + ". Changing it replaces the resource.",
+					templateIDRules() + ". Changing it replaces the resource.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
 			"image": schema.StringAttribute{Optional: true,
-				MarkdownDescription: "Container image to build from, e.g. `python:3.12` or a private ECR/GCR/registry image (see `registry_auth`).",
-				Validators:          []validator.String{imageReferenceValidator{}}},
+				MarkdownDescription: "Container image to build from, e.g. `python:3.12` or a private ECR/GCR/registry image (see `registry_auth`)" + usedBy("image") + "."},
 			"registry_auth": registryAuthSchema(),
 			"packages": schema.ListAttribute{Optional: true, ElementType: types.StringType,
-				MarkdownDescription: "Python packages baked into the template (`pip install`), e.g. `pandas==2.2.3`.",
-				Validators: []validator.List{listvalidator.ValueStringsAre(
-					stringRule{description: "a PEP 508 requirement, not a pip option", problem: builders.PackageProblem})}},
+				MarkdownDescription: "Python packages baked into the template (`pip install`), e.g. `pandas==2.2.3`" + usedBy("packages") + "."},
 			"start_cmd": schema.StringAttribute{Optional: true,
-				MarkdownDescription: "Command every sandbox of the template starts with. Unset, with `image`: the backend's " +
-					"code-interpreter start command, which only that backend's code-interpreter images contain (E2B: `" + e2b.DefaultStartCmd +
-					"`, in images built from `e2bdev/code-interpreter`; OpenSandbox: its code-interpreter entrypoint). " +
+				MarkdownDescription: "Command every sandbox of the template starts with" + usedBy("start_cmd") + ". Unset, with `image`: the backend's " +
+					"code-interpreter start command, which only that backend's code-interpreter images contain (" + defaultStartCmds() + "). " +
 					"Any other image needs its own start command, or `\"\"` for none. OpenSandbox runs it (as `sh -c`) in the " +
 					"builder sandbox only, and it must keep running (a sandbox ends with its entrypoint); a snapshot keeps no " +
 					"process, so whoever starts sandboxes from it passes `sandbox_entrypoint`."},
 			"ready_cmd": schema.StringAttribute{Optional: true,
-				MarkdownDescription: "Command that succeeds once a sandbox is ready (E2B only). Defaults to the code-interpreter readiness check."},
+				MarkdownDescription: "Command that succeeds once a sandbox is ready" + usedBy("ready_cmd") + ". Defaults to the code-interpreter readiness check."},
 			"cpu_count": schema.Int64Attribute{Optional: true,
-				MarkdownDescription: fmt.Sprintf("vCPUs per sandbox (E2B only). Defaults to %d.", builders.DefaultSandboxCPUCount),
-				Validators: []validator.Int64{int64Rule{description: "1 or an even number up to 32, as E2B sizes sandboxes",
-					problem: builders.CPUCountProblem}}},
+				MarkdownDescription: fmt.Sprintf("vCPUs per sandbox%s. Defaults to %d.", usedBy("cpu_count"), builders.DefaultSandboxCPUCount)},
 			"memory_mb": schema.Int64Attribute{Optional: true,
-				MarkdownDescription: fmt.Sprintf("Memory per sandbox in MiB (E2B only). Defaults to %d.", builders.DefaultSandboxMemoryMB),
-				Validators: []validator.Int64{int64Rule{description: "an even number of MiB, at least 128, as E2B sizes sandboxes",
-					problem: builders.MemoryMBProblem}}},
+				MarkdownDescription: fmt.Sprintf("Memory per sandbox in MiB%s. Defaults to %d.", usedBy("memory_mb"), builders.DefaultSandboxMemoryMB)},
 			"base_template": schema.StringAttribute{Optional: true, DeprecationMessage: builders.DeprecationMessage("base_template"),
-				MarkdownDescription: "**Deprecated**: build on an existing E2B template. Use `image`.",
-				Validators:          []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("image"), path.MatchRoot("dockerfile"))}},
+				MarkdownDescription: "**Deprecated**: build on an existing template" + usedBy("base_template") + ". Use `image`."},
 			"dockerfile": schema.StringAttribute{Optional: true, DeprecationMessage: builders.DeprecationMessage("dockerfile"),
-				MarkdownDescription: "**Deprecated**: Dockerfile content to build from (E2B only). Use `image` and `packages`.",
-				Validators:          []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("image"))}},
+				MarkdownDescription: "**Deprecated**: Dockerfile content to build from" + usedBy("dockerfile") + ". Use `image` and `packages`."},
 			"force_rebuild": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-				MarkdownDescription: "Build on create even when a usable template with this id already exists, bypassing build caches."},
+				MarkdownDescription: "Build on create even when a usable template with this id already exists, bypassing build caches" + usedBy("force_rebuild") + "."},
 			"keep_remotely": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
 				MarkdownDescription: "Keep the remote template on destroy (only forget it). Changing it makes no API call."},
 			"rebuild_triggers": schema.MapAttribute{Optional: true, ElementType: types.StringType,
@@ -128,28 +114,27 @@ func registryAuthSchema() schema.Attribute {
 	basicPassword, basicPasswordWO, basicPasswordVersion := secretPair("password", "Registry password or token.")
 	awsSecret, awsSecretWO, awsSecretVersion := secretPair("secret_access_key", "AWS secret access key.")
 	gcpKey, gcpKeyWO, gcpKeyVersion := secretPair("service_account_json", "Service-account key: JSON content, or a path to a key file.")
-	gcpKey.Validators = append(gcpKey.Validators, serviceAccountJSONValidator{})
-	gcpKeyWO.Validators = append(gcpKeyWO.Validators, serviceAccountJSONValidator{})
+	gcpKey.Validators = append(gcpKey.Validators, keyPathExists{})
+	gcpKeyWO.Validators = append(gcpKeyWO.Validators, keyPathExists{})
 
 	return schema.SingleNestedAttribute{Optional: true,
-		MarkdownDescription: "Credentials for a private `image`: exactly one of `basic`, `aws` or `gcp`. E2B exchanges AWS and GCP " +
-			"credentials server side; other backends turn them into a registry login client side (ECR token; Google " +
-			"access token with user `oauth2accesstoken`). Changing credentials alone does not rebuild.",
+		MarkdownDescription: "Credentials for a private `image`" + usedBy("registry_auth") + ": exactly one of `basic`, `aws` or `gcp`. " +
+			registryExchanges() + " Changing credentials alone does not rebuild.",
 		Attributes: map[string]schema.Attribute{
 			"basic": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Username and password login.",
 				Attributes: map[string]schema.Attribute{
-					"username":            schema.StringAttribute{Required: true, MarkdownDescription: "Registry username.", Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+					"username":            schema.StringAttribute{Required: true, MarkdownDescription: "Registry username."},
 					"password":            basicPassword,
 					"password_wo":         basicPasswordWO,
 					"password_wo_version": basicPasswordVersion,
 				}},
 			"aws": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "IAM credentials for Amazon ECR.",
 				Attributes: map[string]schema.Attribute{
-					"access_key_id":                schema.StringAttribute{Required: true, MarkdownDescription: "AWS access key id.", Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+					"access_key_id":                schema.StringAttribute{Required: true, MarkdownDescription: "AWS access key id."},
 					"secret_access_key":            awsSecret,
 					"secret_access_key_wo":         awsSecretWO,
 					"secret_access_key_wo_version": awsSecretVersion,
-					"region":                       schema.StringAttribute{Required: true, MarkdownDescription: "Region of the registry (ECR tokens are regional).", Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+					"region":                       schema.StringAttribute{Required: true, MarkdownDescription: "Region of the registry (ECR tokens are regional)."},
 				}},
 			"gcp": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Google service account for Artifact Registry / Container Registry.",
 				Attributes: map[string]schema.Attribute{
@@ -159,20 +144,4 @@ func registryAuthSchema() schema.Attribute {
 				}},
 		},
 	}
-}
-
-func providerNames() []string {
-	names := make([]string, len(builders.SandboxProviders))
-	for i, p := range builders.SandboxProviders {
-		names[i] = string(p)
-	}
-	return names
-}
-
-func backtickList(ps []builders.SandboxProvider) string {
-	quoted := make([]string, len(ps))
-	for i, p := range ps {
-		quoted[i] = "`" + string(p) + "`"
-	}
-	return strings.Join(quoted, ", ")
 }

@@ -3,72 +3,82 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
-	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/e2b"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 )
 
-// ValidateConfig checks the rules that span attributes or depend on the backend, at plan time and
-// on the attribute at fault; attribute-local rules live in the schema's validators.
+// ValidateConfig reports, at plan time and on the attribute at fault, every problem the core
+// finds in the configured spec (the rules live there, once), what only HCL can get wrong
+// (registry_auth's "exactly one" rules, timeouts), and the fields the backend ignores.
 func (r *templateResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg templateModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	if resp.Diagnostics.HasError() || cfg.Backend.IsUnknown() || cfg.Backend.IsNull() {
 		return
 	}
-	backend, err := builders.ParseSandboxProvider(cfg.Backend.ValueString())
+	backend, err := backends.Named(cfg.Backend.ValueString())
 	if err != nil {
 		return // the backend attribute's OneOf validator reports it
 	}
-	if !cfg.TemplateID.IsUnknown() {
-		if err := builders.ValidateTemplateID(backend, cfg.TemplateID.ValueString()); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("template_id"), "Invalid template_id", err.Error())
-		}
-	}
-	sources := 0
-	for _, v := range []bool{!cfg.Image.IsNull(), !cfg.BaseTemplate.IsNull(), !cfg.Dockerfile.IsNull()} {
-		if v {
-			sources++
-		}
-	}
-	switch {
-	case backend == builders.ProviderBedrock:
-	case sources == 0:
-		resp.Diagnostics.AddAttributeError(path.Root("image"), "Missing image",
-			"Set image (or the deprecated base_template / dockerfile): the "+string(backend)+" backend builds templates from it.")
-	case backend == builders.ProviderOpenSandbox && cfg.Image.IsNull():
-		resp.Diagnostics.AddAttributeError(path.Root("image"), "Missing image",
-			"OpenSandbox snapshots a sandbox started from an image; base_template and dockerfile are not supported there.")
-	}
-	if !cfg.RegistryAuth.IsNull() && cfg.Image.IsNull() && !cfg.Image.IsUnknown() {
-		resp.Diagnostics.AddAttributeError(path.Root("registry_auth"), "registry_auth without image",
-			"registry_auth only applies to a private image: set image or remove registry_auth.")
-	}
-	if !cfg.BaseTemplate.IsNull() && !cfg.StartCmd.IsUnknown() && !cfg.ReadyCmd.IsUnknown() && cfg.StartCmd.IsNull() != cfg.ReadyCmd.IsNull() {
-		at := path.Root("start_cmd")
-		if cfg.StartCmd.IsNull() {
-			at = path.Root("ready_cmd")
-		}
-		resp.Diagnostics.AddAttributeError(at, "start_cmd and ready_cmd go together on a base_template", builders.StartReadyWithBaseTemplate+".")
-	}
-	if backend == builders.ProviderE2B && !cfg.Dockerfile.IsNull() && !cfg.Dockerfile.IsUnknown() {
-		if err := e2b.ValidateDockerfile(cfg.Dockerfile.ValueString()); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("dockerfile"), "Unsupported dockerfile", err.Error())
-		}
-	}
 	validateTimeouts(cfg, resp)
-	validateRegistryAuth(ctx, cfg.RegistryAuth, resp)
+	spec, unknown, diags := cfg.configuredSpec(ctx)
+	resp.Diagnostics.Append(diags...)
+	for _, problem := range spec.Validate(backend) {
+		if unknown[problem.Root()] || slices.ContainsFunc(problem.Reads, func(field string) bool { return unknown[field] }) {
+			continue // a value known only at apply: the rule is checked again then
+		}
+		resp.Diagnostics.AddAttributeError(attributePath(problem.Field), "Invalid "+problem.Field, problem.Error()+".")
+	}
 	for _, field := range builders.SpecFields {
-		if reason := builders.IgnoredFieldReason(backend, field); reason != "" && isSet(ctx, req, field) {
-			resp.Diagnostics.AddAttributeWarning(path.Root(field), "Ignored by the "+string(backend)+" backend", field+" is ignored: "+reason+".")
+		if reason := backend.Ignored[field]; reason != "" && isSet(ctx, req, field) {
+			resp.Diagnostics.AddAttributeWarning(path.Root(field), "Ignored by the "+string(backend.Name)+" backend", field+" is ignored: "+reason+".")
 		}
 	}
+}
+
+// configuredSpec is the spec a configuration describes, and the top-level fields whose values
+// are not known yet (they read as empty in the spec).
+func (m templateModel) configuredSpec(ctx context.Context) (builders.TemplateSpec, map[string]bool, diag.Diagnostics) {
+	unknown := map[string]bool{}
+	for name, v := range map[string]attr.Value{"template_id": m.TemplateID, "image": m.Image, "start_cmd": m.StartCmd,
+		"ready_cmd": m.ReadyCmd, "cpu_count": m.CPUCount, "memory_mb": m.MemoryMB, "base_template": m.BaseTemplate,
+		"dockerfile": m.Dockerfile, "packages": m.Packages, "registry_auth": m.RegistryAuth, "rebuild_triggers": m.RebuildTriggers} {
+		unknown[name] = !fullyKnown(ctx, v)
+	}
+	if unknown["packages"] {
+		m.Packages = types.ListNull(types.StringType)
+	}
+	if unknown["rebuild_triggers"] {
+		m.RebuildTriggers = types.MapNull(types.StringType)
+	}
+	spec, diags := m.spec(ctx, m)
+	if unknown["registry_auth"] {
+		spec.RegistryAuth = nil
+	}
+	return spec, unknown, diags
+}
+
+// attributePath is where a core field path points in the schema: list elements are addressed,
+// but nothing inside registry_auth, since CLIs cannot point into an object literal and would
+// fall back to the resource line.
+func attributePath(field string) path.Path {
+	name, index, isElement := strings.Cut(strings.TrimSuffix(field, "]"), "[")
+	name, _, _ = strings.Cut(name, ".")
+	if i, err := strconv.Atoi(index); isElement && err == nil {
+		return path.Root(name).AtListIndex(i)
+	}
+	return path.Root(name)
 }
 
 // isSet tells whether the user wrote field in the configuration (defaults do not count).

@@ -20,7 +20,7 @@ func TestServiceAccountKeyPathWarnsWhenMissing(t *testing.T) {
 	}
 	for value, wantWarning := range map[string]bool{existing: false, "/keys/missing-sa.json": true, "not-json-not-a-file": true} {
 		var resp validator.StringResponse
-		serviceAccountJSONValidator{}.ValidateString(t.Context(), validator.StringRequest{
+		keyPathExists{}.ValidateString(t.Context(), validator.StringRequest{
 			Path: path.Root("registry_auth").AtName("gcp").AtName("service_account_json"), ConfigValue: types.StringValue(value)}, &resp)
 		if got := resp.Diagnostics.WarningsCount() == 1; got != wantWarning || resp.Diagnostics.HasError() {
 			t.Errorf("%s: diagnostics %v, want a warning: %v", value, resp.Diagnostics, wantWarning)

@@ -20,11 +20,6 @@ type Builder struct {
 
 var _ builders.Builder = (*Builder)(nil)
 
-func (b *Builder) Provider() builders.SandboxProvider { return builders.ProviderBedrock }
-
-// SupportsBuild is false: AgentCore has nothing to build.
-func (b *Builder) SupportsBuild() bool { return false }
-
 // Region is the AWS region the builder looks code interpreters up in.
 func (b *Builder) Region() string { return b.region }
 
@@ -35,7 +30,7 @@ const unsupportedDetail = "AgentCore code interpreters have no custom templates:
 
 // Build never builds. It returns UNSUPPORTED with a nil error, saying what state the named code
 // interpreter is in when that can be told, since that is usually why Ensure got this far.
-func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec) (builders.TemplateBuildResult, error) {
+func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, _ builders.Observer) (builders.TemplateBuildResult, error) {
 	return builders.Unsupported(unsupportedDetail + b.statusNote(ctx, spec.TemplateID) + "."), nil
 }
 

@@ -96,7 +96,7 @@ func TestBuildIsUnsupported(t *testing.T) {
 			if tt.seed != "" {
 				e.SeedFailedCodeInterpreter(customID, tt.seed, tt.reason)
 			}
-			got, err := b.Build(t.Context(), builders.TemplateSpec{TemplateID: customID})
+			got, err := b.Build(t.Context(), builders.TemplateSpec{TemplateID: customID}, builders.Observer{})
 			if err != nil || got.Status != builders.StatusUnsupported || got.TemplateRef != nil || got.Stage != builders.StageTemplateBuild {
 				t.Fatalf("Build = %+v, %v: want UNSUPPORTED with a nil ref and error", got, err)
 			}
@@ -127,7 +127,7 @@ func TestEnsure(t *testing.T) {
 			if tt.seed != "" {
 				e.SeedCodeInterpreter(customID, tt.seed)
 			}
-			got := builders.Ensure(t.Context(), b, builders.TemplateSpec{TemplateID: customID, ForceRebuild: tt.force})
+			got := builders.Ensure(t.Context(), b, builders.TemplateSpec{TemplateID: customID, ForceRebuild: tt.force}, builders.Observer{})
 			if got.Status != tt.wantStatus {
 				t.Fatalf("Ensure = %+v, want %s", got, tt.wantStatus)
 			}
@@ -135,7 +135,7 @@ func TestEnsure(t *testing.T) {
 			if (got.TemplateRef != nil) != wantRef {
 				t.Fatalf("template_ref = %+v for %s", got.TemplateRef, got.Status)
 			}
-			if wantRef && *got.TemplateRef != (builders.TemplateRef{Provider: builders.ProviderBedrock, Value: customID}) {
+			if wantRef && *got.TemplateRef != (builders.TemplateRef{Provider: Name, Value: customID}) {
 				t.Errorf("template_ref = %+v", *got.TemplateRef)
 			}
 		})
@@ -146,8 +146,8 @@ func TestEnsure(t *testing.T) {
 // would answer 404 for it (the emulator does, as it was never seeded), and no request is sent.
 func TestEnsureSystemInterpreterNeedsNoLookup(t *testing.T) {
 	b, e := newEmulatedBuilder(t)
-	got := builders.Ensure(t.Context(), b, builders.TemplateSpec{TemplateID: SystemCodeInterpreterID})
-	want := builders.TemplateRef{Provider: builders.ProviderBedrock, Value: SystemCodeInterpreterID}
+	got := builders.Ensure(t.Context(), b, builders.TemplateSpec{TemplateID: SystemCodeInterpreterID}, builders.Observer{})
+	want := builders.TemplateRef{Provider: Name, Value: SystemCodeInterpreterID}
 	if got.Status != builders.StatusSkipped || got.TemplateRef == nil || *got.TemplateRef != want {
 		t.Fatalf("Ensure = %+v, want SKIPPED with ref %+v", got, want)
 	}
@@ -163,7 +163,7 @@ func TestEnsureSystemInterpreterNeedsNoLookup(t *testing.T) {
 func TestEnsureAccessDeniedFailsAtAPIAuth(t *testing.T) {
 	b, e := newEmulatedBuilder(t)
 	e.DenyAccess("GetCodeInterpreter")
-	got := builders.Ensure(t.Context(), b, builders.TemplateSpec{TemplateID: customID})
+	got := builders.Ensure(t.Context(), b, builders.TemplateSpec{TemplateID: customID}, builders.Observer{})
 	t.Logf("result: %+v", got)
 	if got.Status != builders.StatusFailed || got.Stage != builders.StageAPIAuth || !strings.Contains(got.Detail, "AccessDeniedException") {
 		t.Errorf("Ensure = %+v, want FAILED at API_AUTH", got)
@@ -172,8 +172,8 @@ func TestEnsureAccessDeniedFailsAtAPIAuth(t *testing.T) {
 
 func TestBuilderShape(t *testing.T) {
 	b, _ := newEmulatedBuilder(t)
-	if b.Provider() != builders.ProviderBedrock || b.SupportsBuild() || b.Region() != "us-east-1" {
-		t.Errorf("provider %s, supports build %v, region %s", b.Provider(), b.SupportsBuild(), b.Region())
+	if b.Backend().Name != Name || b.Backend().Builds() || b.Region() != "us-east-1" {
+		t.Errorf("backend %s, builds %v, region %s", b.Backend().Name, b.Backend().Builds(), b.Region())
 	}
 	if _, ok := any(b).(builders.Deleter); ok {
 		t.Error("code interpreters are not ours to delete: the builder must not be a Deleter")

@@ -16,19 +16,19 @@ import (
 const maxBuildAttempts = 3
 
 // Build makes the template named spec.TemplateID (see the package doc for the flow). The
-// template is reported through builders.NotifyCreated as soon as it exists.
-func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec) (builders.TemplateBuildResult, error) {
+// template is reported to obs as soon as it exists.
+func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs builders.Observer) (builders.TemplateBuildResult, error) {
 	plan, err := planBuild(spec)
 	if err != nil {
 		return builders.TemplateBuildResult{}, err
 	}
-	logs := &buildLog{secrets: plan.secrets, progress: func(line string) { builders.ReportProgress(ctx, line) }}
+	logs := &buildLog{secrets: plan.secrets, progress: obs.Progress}
 	logs.add(plan.notes...)
 	for attempt := 1; ; attempt++ {
-		err := b.buildOnce(ctx, spec.TemplateID, plan, logs)
+		err := b.buildOnce(ctx, spec.TemplateID, plan, logs, obs)
 		if err == nil {
 			logs.addf("template %s is ready", spec.TemplateID)
-			return builders.Succeeded(builders.ProviderE2B, spec.TemplateID, logs.result()), nil
+			return builders.Succeeded(Name, spec.TemplateID, logs.result()), nil
 		}
 		if attempt == maxBuildAttempts || !cancelledByAnotherBuild(err) || ctx.Err() != nil {
 			return builders.TemplateBuildResult{}, err
@@ -47,14 +47,14 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec) (builde
 // is not started: E2B's start handler cancels the template's other builds before it checks that
 // the build is still waiting (handlers/template_start_build_v2.go), so starting it would kill the
 // newer build that superseded it, and both would fail.
-func (b *Builder) buildOnce(ctx context.Context, alias string, plan buildPlan, logs *buildLog) error {
+func (b *Builder) buildOnce(ctx context.Context, alias string, plan buildPlan, logs *buildLog, obs builders.Observer) error {
 	created, err := b.registerWhenSlotFree(ctx, plan.create, logs)
 	if err != nil {
 		// A 403 or 409 here is E2B's word on the name ("Alias 'x' already used" by another template
 		// of the team: register_build.go), kept at TEMPLATE_CREATE, not taken for a bad API key.
 		return atStage(builders.StageTemplateCreate, fmt.Errorf("creating template %s: %w", alias, err), logs.result()...)
 	}
-	builders.NotifyCreated(ctx, builders.TemplateRef{Provider: builders.ProviderE2B, Value: alias})
+	obs.Created(builders.TemplateRef{Provider: Name, Value: alias})
 	logs.addf("template %s (%s): build %s requested with %d CPU, %d MB", alias, created.TemplateID, created.BuildID,
 		plan.create.CPUCount, plan.create.MemoryMB)
 

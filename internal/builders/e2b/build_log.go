@@ -19,7 +19,7 @@ type buildLog struct {
 	lines   []string
 	omitted int
 	secrets []builders.Secret
-	// progress, when set, hears every line as it is added (builders.ReportProgress).
+	// progress, when set, hears every line as it is added (the build's Observer).
 	progress func(line string)
 }
 

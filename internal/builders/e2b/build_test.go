@@ -19,17 +19,17 @@ func TestBuildFromPublicImage(t *testing.T) {
 	b := newTestBuilder(t, emu, func(c *Config) { c.HTTPClient = v.Client() })
 
 	var hooked []builders.TemplateRef
-	ctx := builders.WithCreatedHook(t.Context(), func(ref builders.TemplateRef) {
+	obs := builders.Observer{OnCreated: func(ref builders.TemplateRef) {
 		hooked = append(hooked, ref)
 		if info, ok := emu.Template("py"); !ok || len(emu.BuildStarts()) != 0 {
 			t.Errorf("hook ran with template %+v (exists %v) after %d build starts: want it right after creation", info, ok, len(emu.BuildStarts()))
 		}
-	})
-	result, err := b.Build(ctx, builders.TemplateSpec{TemplateID: "py", Image: ciImage})
+	}}
+	result, err := b.Build(t.Context(), builders.TemplateSpec{TemplateID: "py", Image: ciImage}, obs)
 	if err != nil || result.Status != builders.StatusSuccess || result.TemplateRef.Value != "py" {
 		t.Fatalf("Build = %+v, %v", result, err)
 	}
-	if len(hooked) != 1 || hooked[0] != (builders.TemplateRef{Provider: builders.ProviderE2B, Value: "py"}) {
+	if len(hooked) != 1 || hooked[0] != (builders.TemplateRef{Provider: Name, Value: "py"}) {
 		t.Errorf("created hook got %v, want one e2b/py", hooked)
 	}
 
@@ -72,26 +72,20 @@ func TestBuildRegistryAuthKinds(t *testing.T) {
 	if err := os.WriteFile(keyFile, []byte(keyJSON), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	must := func(a *builders.RegistryAuth, err error) *builders.RegistryAuth {
-		if err != nil {
-			t.Fatal(err)
-		}
-		return a
-	}
 	tests := []struct {
 		name    string
-		auth    *builders.RegistryAuth
+		auth    builders.RegistryAuth
 		want    e2bemu.FromImageRegistry
 		secrets []string
 	}{
-		{"basic", must(builders.NewBasicAuth("robot", builders.NewSecret("hunter2-password"))),
+		{"basic", &builders.BasicAuth{Username: "robot", Password: builders.NewSecret("hunter2-password")},
 			e2bemu.FromImageRegistry{Type: "registry", Username: "robot", Password: "hunter2-password"}, []string{"hunter2-password"}},
-		{"aws", must(builders.NewAWSAuth("AKIAEXAMPLE", builders.NewSecret("aws-secret-key-value"), "eu-west-1")),
+		{"aws", &builders.AWSAuth{AccessKeyID: "AKIAEXAMPLE", SecretAccessKey: builders.NewSecret("aws-secret-key-value"), Region: "eu-west-1"},
 			e2bemu.FromImageRegistry{Type: "aws", AWSAccessKeyID: "AKIAEXAMPLE", AWSSecretAccessKey: "aws-secret-key-value", AWSRegion: "eu-west-1"},
 			[]string{"aws-secret-key-value"}},
-		{"gcp key content", must(builders.NewGCPAuth(builders.NewSecret(keyJSON))),
+		{"gcp key content", &builders.GCPAuth{ServiceAccountJSON: builders.NewSecret(keyJSON)},
 			e2bemu.FromImageRegistry{Type: "gcp", ServiceAccountJSON: keyJSON}, []string{privateKey}},
-		{"gcp key file", must(builders.NewGCPAuth(builders.NewSecret(keyFile))),
+		{"gcp key file", &builders.GCPAuth{ServiceAccountJSON: builders.NewSecret(keyFile)},
 			e2bemu.FromImageRegistry{Type: "gcp", ServiceAccountJSON: keyJSON}, []string{privateKey}},
 	}
 	for _, tt := range tests {
@@ -108,7 +102,7 @@ func TestBuildRegistryAuthKinds(t *testing.T) {
 
 			// A failure that echoes a credential must not leak it either.
 			emu.FailBuild("private", "pull access denied: "+strings.Join(tt.secrets, " "))
-			_, err := b.Build(t.Context(), spec)
+			_, err := b.Build(t.Context(), spec, builders.Observer{})
 			if err == nil || builders.StageOf(err, "") != builders.StageImagePull {
 				t.Fatalf("failing build error = %v, want IMAGE_PULL", err)
 			}
@@ -202,7 +196,7 @@ func TestBuildLegacySources(t *testing.T) {
 	})
 	t.Run("dockerfile with COPY is rejected before any request", func(t *testing.T) {
 		emu := newEmulator(t)
-		got := builders.Ensure(t.Context(), newTestBuilder(t, emu), fromDockerfile("legacy", "FROM python\nCOPY . /app"))
+		got := builders.Ensure(t.Context(), newTestBuilder(t, emu), fromDockerfile("legacy", "FROM python\nCOPY . /app"), builders.Observer{})
 		if got.Status != builders.StatusFailed || got.Stage != builders.StageValidation || !strings.Contains(got.Detail, "COPY") {
 			t.Errorf("Ensure = %+v, want FAILED/VALIDATION naming COPY", got)
 		}
@@ -224,7 +218,7 @@ func TestBuildFailure(t *testing.T) {
 		t.Run(string(tt.stage), func(t *testing.T) {
 			emu := newEmulator(t)
 			emu.FailBuild("py", tt.reason)
-			got := builders.Ensure(t.Context(), newTestBuilder(t, emu), builders.TemplateSpec{TemplateID: "py", Image: ciImage, Packages: []string{"nope"}})
+			got := builders.Ensure(t.Context(), newTestBuilder(t, emu), builders.TemplateSpec{TemplateID: "py", Image: ciImage, Packages: []string{"nope"}}, builders.Observer{})
 			if got.Status != builders.StatusFailed || got.Stage != tt.stage || !strings.Contains(got.Detail, tt.reason) {
 				t.Fatalf("Ensure = %s/%s %q, want FAILED/%s with the reason", got.Status, got.Stage, got.Detail, tt.stage)
 			}
@@ -258,12 +252,12 @@ func TestEnsureSkipsAUsableTemplateAndForceRebuilds(t *testing.T) {
 	b := newTestBuilder(t, emu)
 	spec := builders.TemplateSpec{TemplateID: "again", Image: ciImage}
 	for i, want := range []builders.TemplateBuildStatus{builders.StatusSuccess, builders.StatusSkipped} {
-		if got := builders.Ensure(t.Context(), b, spec); got.Status != want {
+		if got := builders.Ensure(t.Context(), b, spec, builders.Observer{}); got.Status != want {
 			t.Fatalf("Ensure #%d = %+v, want %s", i+1, got, want)
 		}
 	}
 	spec.ForceRebuild = true
-	if got := builders.Ensure(t.Context(), b, spec); got.Status != builders.StatusSuccess {
+	if got := builders.Ensure(t.Context(), b, spec, builders.Observer{}); got.Status != builders.StatusSuccess {
 		t.Fatalf("forced Ensure = %+v, want SUCCESS", got)
 	}
 	starts := emu.BuildStarts()

@@ -40,9 +40,3 @@ func New(cfg Config) (*Builder, error) {
 		maxPoll:      cfg.MaxPollInterval,
 	}, nil
 }
-
-// Provider is e2b.
-func (b *Builder) Provider() builders.SandboxProvider { return builders.ProviderE2B }
-
-// SupportsBuild is true.
-func (b *Builder) SupportsBuild() bool { return true }

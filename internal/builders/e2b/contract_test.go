@@ -13,21 +13,18 @@ func TestContractEveryCall(t *testing.T) {
 	v := e2bemu.NewContractValidator(t)
 	emu := newEmulator(t)
 	b := newTestBuilder(t, emu, func(c *Config) { c.HTTPClient = v.Client() })
-	auth, err := builders.NewAWSAuth("AKIAEXAMPLE", builders.NewSecret("aws-secret"), "us-east-1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	auth := &builders.AWSAuth{AccessKeyID: "AKIAEXAMPLE", SecretAccessKey: builders.NewSecret("aws-secret"), Region: "us-east-1"}
 
 	recordWaits(b) // no real sleeping through Retry-After
 	emu.SetFaults(e2bemu.Faults{Rate: 0.5, Seed: 11, Status: []int{500, 503, 429}})
 	spec := builders.TemplateSpec{TemplateID: "contract", Image: "123456789012.dkr.ecr.us-east-1.amazonaws.com/ds:1",
 		RegistryAuth: auth, Packages: []string{"numpy"}, StartCmd: ptr("")}
-	if got := builders.Ensure(t.Context(), b, spec); got.Status != builders.StatusSuccess {
+	if got := builders.Ensure(t.Context(), b, spec, builders.Observer{}); got.Status != builders.StatusSuccess {
 		t.Fatalf("Ensure = %+v", got)
 	}
 	emu.SetFaults(e2bemu.Faults{})
 	emu.FailBuild("broken", "pip install exited with code 1")
-	if got := builders.Ensure(t.Context(), b, fromBaseTemplate("broken", "contract")); got.Status != builders.StatusFailed {
+	if got := builders.Ensure(t.Context(), b, fromBaseTemplate("broken", "contract"), builders.Observer{}); got.Status != builders.StatusFailed {
 		t.Fatalf("failing Ensure = %+v", got)
 	}
 	for _, id := range []string{"contract", "contract", "broken"} { // the second delete finds nothing

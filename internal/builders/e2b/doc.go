@@ -5,7 +5,7 @@
 //
 //  1. POST /v3/templates {name: template_id, cpuCount, memoryMB} registers the template (or a new
 //     build of an existing one) and returns its template and build ids; the template is reported
-//     as created right away (builders.NotifyCreated) so the caller can save it before waiting;
+//     as created right away (builders.Observer.Created) so the caller can save it before waiting;
 //  2. POST /v2/templates/{templateID}/builds/{buildID} starts the build from image (registry
 //     credentials are sent as fromImageRegistry and exchanged by E2B), with packages as a RUN
 //     step and the start and ready commands;

@@ -50,7 +50,7 @@ func TestRetriesAreBounded(t *testing.T) {
 	emu.FailNext(100, http.StatusServiceUnavailable)
 	b := newTestBuilder(t, emu)
 	waits := recordWaits(b)
-	_, err := b.Build(t.Context(), builders.TemplateSpec{TemplateID: "down", Image: ciImage})
+	_, err := b.Build(t.Context(), builders.TemplateSpec{TemplateID: "down", Image: ciImage}, builders.Observer{})
 	if statusOf(err) != http.StatusServiceUnavailable || builders.StageOf(err, "") != builders.StageTemplateCreate {
 		t.Fatalf("error = %v, want the 503 at TEMPLATE_CREATE", err)
 	}
@@ -67,7 +67,7 @@ func TestRetriesAreBounded(t *testing.T) {
 func TestClientErrorsAreNotRetried(t *testing.T) {
 	emu := newEmulator(t)
 	emu.FailNext(1, http.StatusBadRequest)
-	_, err := newTestBuilder(t, emu).Build(t.Context(), builders.TemplateSpec{TemplateID: "bad", Image: ciImage})
+	_, err := newTestBuilder(t, emu).Build(t.Context(), builders.TemplateSpec{TemplateID: "bad", Image: ciImage}, builders.Observer{})
 	var apiErr *APIError
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusBadRequest || apiErr.Code != http.StatusBadRequest || apiErr.Message == "" {
 		t.Fatalf("error = %v, want a typed 400", err)
@@ -82,7 +82,7 @@ func TestRejectedAPIKey(t *testing.T) {
 	const wrongKey = "e2b_wrong_key_fedcba9876543210"
 	b := newTestBuilder(t, emu, func(c *Config) { c.APIKey = builders.NewSecret(wrongKey) })
 
-	got := builders.Ensure(t.Context(), b, builders.TemplateSpec{TemplateID: "py", Image: ciImage})
+	got := builders.Ensure(t.Context(), b, builders.TemplateSpec{TemplateID: "py", Image: ciImage}, builders.Observer{})
 	want := "E2B rejected the API key (401): check E2B_API_KEY or provider e2b.api_key"
 	if got.Status != builders.StatusFailed || got.Stage != builders.StageAPIAuth || !strings.Contains(got.Detail, want) {
 		t.Errorf("Ensure = %s/%s %q, want FAILED/API_AUTH with %q", got.Status, got.Stage, got.Detail, want)
@@ -90,7 +90,7 @@ func TestRejectedAPIKey(t *testing.T) {
 	if n := len(emu.Requests()); n != 1 {
 		t.Errorf("%d requests sent, want exactly 1 (no retry)", n)
 	}
-	_, err := b.Build(t.Context(), builders.TemplateSpec{TemplateID: "py", Image: ciImage})
+	_, err := b.Build(t.Context(), builders.TemplateSpec{TemplateID: "py", Image: ciImage}, builders.Observer{})
 	if builders.StageOf(err, "") != builders.StageAPIAuth || statusOf(err) != http.StatusUnauthorized {
 		t.Errorf("Build error = %v, want API_AUTH wrapping the 401", err)
 	}
@@ -136,7 +136,7 @@ func TestBuildCancelledMidBuild(t *testing.T) {
 		c.HTTPClient = &http.Client{Transport: transport}
 		c.PollInterval, c.MaxPollInterval = time.Hour, time.Hour // only cancellation can end the wait
 	})
-	got := builders.Ensure(ctx, b, builders.TemplateSpec{TemplateID: "hang", Image: ciImage})
+	got := builders.Ensure(ctx, b, builders.TemplateSpec{TemplateID: "hang", Image: ciImage}, builders.Observer{})
 	if got.Status != builders.StatusFailed || got.Stage != builders.StageCancelled {
 		t.Errorf("Ensure = %s/%s %q, want FAILED/CANCELLED", got.Status, got.Stage, got.Detail)
 	}
@@ -150,7 +150,7 @@ func TestBuildDeadline(t *testing.T) {
 	emu.HangBuild("hang")
 	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 	defer cancel()
-	_, err := newTestBuilder(t, emu).Build(ctx, builders.TemplateSpec{TemplateID: "hang", Image: ciImage})
+	_, err := newTestBuilder(t, emu).Build(ctx, builders.TemplateSpec{TemplateID: "hang", Image: ciImage}, builders.Observer{})
 	if !errors.Is(err, context.DeadlineExceeded) || builders.StageOf(err, "") != builders.StageTimeout {
 		t.Errorf("error = %v, want the deadline (TIMEOUT)", err)
 	}

@@ -55,12 +55,12 @@ func recordWaits(b *Builder) func() []time.Duration {
 
 func mustBuild(t *testing.T, b *Builder, spec builders.TemplateSpec) builders.TemplateBuildResult {
 	t.Helper()
-	result, err := b.Build(t.Context(), spec)
+	result, err := b.Build(t.Context(), spec, builders.Observer{})
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}
 	if result.Status != builders.StatusSuccess || result.TemplateRef == nil ||
-		*result.TemplateRef != (builders.TemplateRef{Provider: builders.ProviderE2B, Value: spec.TemplateID}) {
+		*result.TemplateRef != (builders.TemplateRef{Provider: Name, Value: spec.TemplateID}) {
 		t.Fatalf("Build = %+v, want SUCCESS with ref e2b/%s", result, spec.TemplateID)
 	}
 	return result

@@ -18,15 +18,15 @@ func TestEnsureAdoptsOnlyMatchingInputs(t *testing.T) {
 	specB.Packages = []string{"pkg-b==2.0"}
 
 	mustBuild(t, b, specA) // the build whose state was lost
-	got := builders.Ensure(t.Context(), b, specB)
+	got := builders.Ensure(t.Context(), b, specB, builders.Observer{})
 	if got.Status != builders.StatusSuccess || countLines(got.Logs, "built from other inputs") != 1 {
 		t.Fatalf("Ensure with other inputs = %s %q %q, want SUCCESS: rebuilt, saying why", got.Status, got.Detail, got.Logs)
 	}
-	if got := builders.Ensure(t.Context(), b, specB); got.Status != builders.StatusSkipped || !strings.Contains(got.Detail, "built from these inputs") {
+	if got := builders.Ensure(t.Context(), b, specB, builders.Observer{}); got.Status != builders.StatusSkipped || !strings.Contains(got.Detail, "built from these inputs") {
 		t.Errorf("Ensure with the same inputs = %s %q, want SKIPPED", got.Status, got.Detail)
 	}
 	// default now points at B's build: A's older build still carries its inputs tag, and must not count.
-	if got := builders.Ensure(t.Context(), b, specA); got.Status != builders.StatusSuccess {
+	if got := builders.Ensure(t.Context(), b, specA, builders.Observer{}); got.Status != builders.StatusSuccess {
 		t.Errorf("Ensure back to the first inputs = %s %q, want SUCCESS (a rebuild: default resolves to B's build)", got.Status, got.Detail)
 	}
 	if n := len(emu.BuildStarts()); n != 3 {
@@ -34,7 +34,7 @@ func TestEnsureAdoptsOnlyMatchingInputs(t *testing.T) {
 	}
 
 	emu.SeedReadyTemplate("elsewhere")
-	if got := builders.Ensure(t.Context(), b, builders.TemplateSpec{TemplateID: "elsewhere", Image: ciImage}); got.Status != builders.StatusSkipped ||
+	if got := builders.Ensure(t.Context(), b, builders.TemplateSpec{TemplateID: "elsewhere", Image: ciImage}, builders.Observer{}); got.Status != builders.StatusSkipped ||
 		!strings.Contains(got.Detail, "could not be compared") {
 		t.Errorf("Ensure of a template without recorded inputs = %s %q, want SKIPPED saying it could not compare", got.Status, got.Detail)
 	}
@@ -44,7 +44,7 @@ func TestFingerprintCoversBuildInputsOnly(t *testing.T) {
 	base := builders.TemplateSpec{TemplateID: "a", Image: ciImage, Packages: []string{"x"}}
 	same := base
 	same.TemplateID, same.ForceRebuild = "b", true
-	same.RegistryAuth, _ = builders.NewBasicAuth("u", builders.NewSecret("p"))
+	same.RegistryAuth = &builders.BasicAuth{Username: "u", Password: builders.NewSecret("p")}
 	if base.Fingerprint() != same.Fingerprint() {
 		t.Error("the template id, force_rebuild or credentials changed the fingerprint")
 	}

@@ -15,7 +15,7 @@ func TestIsUsable(t *testing.T) {
 	b := newTestBuilder(t, emu)
 	emu.SeedReadyTemplate("ready")
 	emu.FailBuild("failed", "boom")
-	if _, err := b.Build(t.Context(), builders.TemplateSpec{TemplateID: "failed", Image: ciImage}); err == nil {
+	if _, err := b.Build(t.Context(), builders.TemplateSpec{TemplateID: "failed", Image: ciImage}, builders.Observer{}); err == nil {
 		t.Fatal("the failing build succeeded")
 	}
 	emu.HangBuild("building")
@@ -56,7 +56,7 @@ func TestAnotherTeamsPromotedName(t *testing.T) {
 	if usable, err := b.IsUsable(t.Context(), "theirs"); err != nil || usable {
 		t.Fatalf("IsUsable(another team's promoted alias) = %v, %v; want false, nil: not ours, not an error", usable, err)
 	}
-	result := builders.Ensure(t.Context(), b, builders.TemplateSpec{TemplateID: "theirs", Image: "e2bdev/code-interpreter:latest"})
+	result := builders.Ensure(t.Context(), b, builders.TemplateSpec{TemplateID: "theirs", Image: "e2bdev/code-interpreter:latest"}, builders.Observer{})
 	if result.Status != builders.StatusSuccess {
 		t.Fatalf("Ensure under another team's promoted name = %+v, want SUCCESS (built in our namespace)", result)
 	}

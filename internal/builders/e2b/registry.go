@@ -2,7 +2,6 @@ package e2b
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
@@ -22,23 +21,21 @@ type registryCredentials struct {
 	secrets []builders.Secret
 }
 
-func registryFor(auth *builders.RegistryAuth) (registryCredentials, error) {
-	switch {
-	case auth == nil:
-		return registryCredentials{}, nil
-	case auth.Basic != nil:
+func registryFor(auth builders.RegistryAuth) (registryCredentials, error) {
+	switch auth := auth.(type) {
+	case *builders.BasicAuth:
 		return registryCredentials{
-			body:    &fromImageRegistry{Type: registryGeneral, Username: auth.Basic.Username, Password: auth.Basic.Password},
-			secrets: []builders.Secret{auth.Basic.Password},
+			body:    &fromImageRegistry{Type: registryGeneral, Username: auth.Username, Password: auth.Password},
+			secrets: []builders.Secret{auth.Password},
 		}, nil
-	case auth.AWS != nil:
+	case *builders.AWSAuth:
 		return registryCredentials{
-			body: &fromImageRegistry{Type: registryAWS, AWSAccessKeyID: auth.AWS.AccessKeyID,
-				AWSSecretAccessKey: auth.AWS.SecretAccessKey, AWSRegion: auth.AWS.Region},
-			secrets: []builders.Secret{auth.AWS.SecretAccessKey},
+			body: &fromImageRegistry{Type: registryAWS, AWSAccessKeyID: auth.AccessKeyID,
+				AWSSecretAccessKey: auth.SecretAccessKey, AWSRegion: auth.Region},
+			secrets: []builders.Secret{auth.SecretAccessKey},
 		}, nil
-	case auth.GCP != nil:
-		key, err := auth.GCP.Resolved()
+	case *builders.GCPAuth:
+		key, err := auth.Resolved()
 		if err != nil {
 			return registryCredentials{}, err
 		}
@@ -47,7 +44,7 @@ func registryFor(auth *builders.RegistryAuth) (registryCredentials, error) {
 			secrets: []builders.Secret{key, privateKeyOf(key)},
 		}, nil
 	}
-	return registryCredentials{}, fmt.Errorf("registry_auth: %w", auth.Validate())
+	return registryCredentials{}, nil // a public image
 }
 
 // privateKeyOf is the key's private_key, scrubbed on its own too: an echo may quote just that.

@@ -14,20 +14,16 @@ import (
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
 
-// LoginFunc turns registry_auth into a basic login for image (registrylogin.Exchanger.Login): an
-// empty username means an anonymous pull.
-type LoginFunc func(ctx context.Context, image string, auth *builders.RegistryAuth) (string, builders.Secret, error)
-
 // Resolver resolves tags. Login is required; a nil Transport means go-containerregistry's default.
 type Resolver struct {
-	Login     LoginFunc
+	Login     builders.RegistryLoginFunc
 	Transport http.RoundTripper
 }
 
 // Resolve returns the digest (sha256:...) image's tag points at now: one HEAD of its manifest (an
 // index's digest for a multi-platform image, as a pull by that digest would fetch). An image pinned
 // by digest is returned as it is, with no request. Errors never contain the login's password.
-func (r Resolver) Resolve(ctx context.Context, image string, auth *builders.RegistryAuth) (string, error) {
+func (r Resolver) Resolve(ctx context.Context, image string, auth builders.RegistryAuth) (string, error) {
 	ref, err := name.ParseReference(image)
 	if err != nil {
 		return "", fmt.Errorf("parsing image %q: %w", image, err)

@@ -15,16 +15,17 @@ const (
 	password = "s3cret-registry-password"
 )
 
-func basicAuth(pw string) *builders.RegistryAuth {
-	return &builders.RegistryAuth{Basic: &builders.BasicAuth{Username: user, Password: builders.NewSecret(pw)}}
+func basicAuth(pw string) builders.RegistryAuth {
+	return &builders.BasicAuth{Username: user, Password: builders.NewSecret(pw)}
 }
 
 // passThrough is the basic-auth branch of registrylogin.Exchanger.Login.
-func passThrough(_ context.Context, _ string, auth *builders.RegistryAuth) (string, builders.Secret, error) {
-	if auth == nil {
+func passThrough(_ context.Context, _ string, auth builders.RegistryAuth) (string, builders.Secret, error) {
+	basic, ok := auth.(*builders.BasicAuth)
+	if !ok {
 		return "", builders.Secret{}, nil
 	}
-	return auth.Basic.Username, auth.Basic.Password, nil
+	return basic.Username, basic.Password, nil
 }
 
 func TestResolveFollowsTheTag(t *testing.T) {
@@ -50,7 +51,7 @@ func TestResolvePinnedSendsNothing(t *testing.T) {
 	reg := imagedigesttest.New(t, user, password)
 	digest := reg.Push(t, "team/app:main")
 	before := reg.Requests()
-	login := func(context.Context, string, *builders.RegistryAuth) (string, builders.Secret, error) {
+	login := func(context.Context, string, builders.RegistryAuth) (string, builders.Secret, error) {
 		return "", builders.Secret{}, errors.New("a pinned image needs no login")
 	}
 	got, err := Resolver{Login: login}.Resolve(t.Context(), reg.Host+"/team/app@"+digest, basicAuth(password))
@@ -68,7 +69,7 @@ func TestResolveErrors(t *testing.T) {
 	resolver := Resolver{Login: passThrough}
 	tests := []struct {
 		name, image string
-		auth        *builders.RegistryAuth
+		auth        builders.RegistryAuth
 		want        string
 	}{
 		{"wrong password", reg.Host + "/team/app:main", basicAuth("wrong-" + password), "401"},
@@ -91,7 +92,7 @@ func TestResolveErrors(t *testing.T) {
 
 func TestResolveLoginError(t *testing.T) {
 	failed := builders.AtStage(builders.StageRegistryAuth, errors.New("ECR token exchange failed"))
-	login := func(context.Context, string, *builders.RegistryAuth) (string, builders.Secret, error) {
+	login := func(context.Context, string, builders.RegistryAuth) (string, builders.Secret, error) {
 		return "", builders.Secret{}, failed
 	}
 	if _, err := (Resolver{Login: login}).Resolve(t.Context(), "127.0.0.1:1/team/app:main", nil); !errors.Is(err, failed) {

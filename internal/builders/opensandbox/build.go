@@ -25,7 +25,7 @@ type builderSandbox struct {
 
 // Build makes the template: sandbox from image, packages, snapshot named spec.TemplateID. The
 // builder sandbox is deleted on every path. See the package doc for duplicates.
-func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec) (builders.TemplateBuildResult, error) {
+func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs builders.Observer) (builders.TemplateBuildResult, error) {
 	logs := &buildLog{secrets: []builders.Secret{b.api.apiKey}}
 	logs.warnings(spec)
 	timeout, err := sandboxTimeoutSeconds(ctx, b.maxSandboxTimeout)
@@ -58,23 +58,23 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec) (builde
 		}
 	}()
 
-	snap, err := b.prepareAndSnapshot(ctx, sb, spec, logs)
+	snap, err := b.prepareAndSnapshot(ctx, sb, spec, logs, obs)
 	b.deleteBuilderSandbox(ctx, sb.id, logs)
 	cleaned = true
 	if err != nil && b.superseded(ctx, spec.TemplateID, snap, err, logs) {
-		return builders.Succeeded(builders.ProviderOpenSandbox, spec.TemplateID, logs.lines), nil
+		return builders.Succeeded(Name, spec.TemplateID, logs.lines), nil
 	}
 	if err != nil {
 		return builders.TemplateBuildResult{}, b.failed(ctx, err, snap, logs)
 	}
 	logs.addf("snapshot %s (%s) is Ready", spec.TemplateID, snap.ID)
 	b.settleName(ctx, spec.TemplateID, snap, logs)
-	return builders.Succeeded(builders.ProviderOpenSandbox, spec.TemplateID, logs.lines), nil
+	return builders.Succeeded(Name, spec.TemplateID, logs.lines), nil
 }
 
 // prepareAndSnapshot runs steps 1–3 of the package doc on a created sandbox. The snapshot is
 // returned (with an id) as soon as it exists, also when waiting for it then fails.
-func (b *Builder) prepareAndSnapshot(ctx context.Context, sb builderSandbox, spec builders.TemplateSpec, logs *buildLog) (snapshot, error) {
+func (b *Builder) prepareAndSnapshot(ctx context.Context, sb builderSandbox, spec builders.TemplateSpec, logs *buildLog, obs builders.Observer) (snapshot, error) {
 	if err := b.waitRunning(ctx, sb); err != nil {
 		return snapshot{}, err
 	}
@@ -94,7 +94,7 @@ func (b *Builder) prepareAndSnapshot(ctx context.Context, sb builderSandbox, spe
 		return snapshot{}, atStage(builders.StageSnapshot, fmt.Errorf("creating snapshot %s: %w", spec.TemplateID, err))
 	}
 	logs.addf("snapshot %s (%s) created", spec.TemplateID, snap.ID)
-	builders.NotifyCreated(ctx, builders.TemplateRef{Provider: builders.ProviderOpenSandbox, Value: spec.TemplateID})
+	obs.Created(builders.TemplateRef{Provider: Name, Value: spec.TemplateID})
 	return snap, b.waitSnapshotReady(ctx, snap.ID)
 }
 

@@ -31,7 +31,7 @@ func (l *buildLog) output(result commandResult) {
 // warnings logs the spec fields OpenSandbox ignores (Ensure leaves unset sizing at zero, so only
 // what the user set is reported).
 func (l *buildLog) warnings(spec builders.TemplateSpec) {
-	for _, w := range spec.Warnings(builders.ProviderOpenSandbox) {
+	for _, w := range spec.Warnings(&Backend) {
 		l.add("warning: " + w.Message)
 	}
 }

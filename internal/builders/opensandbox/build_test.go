@@ -16,9 +16,9 @@ import (
 func TestBuildSnapshotsAPreparedSandbox(t *testing.T) {
 	h := newHarness(t, opensandboxemu.Options{PendingPolls: 3, CreatingPolls: 3})
 	var created createdRefs
-	got := builders.Ensure(created.ctx(context.Background()), h.b, spec("py"))
+	got := builders.Ensure(context.Background(), h.b, spec("py"), created.observer())
 
-	want := builders.TemplateRef{Provider: builders.ProviderOpenSandbox, Value: "py"}
+	want := builders.TemplateRef{Provider: Name, Value: "py"}
 	if got.Status != builders.StatusSuccess || got.TemplateRef == nil || *got.TemplateRef != want {
 		t.Fatalf("Ensure = %+v, want SUCCESS with %+v", got, want)
 	}
@@ -44,7 +44,7 @@ func TestBuildSnapshotsAPreparedSandbox(t *testing.T) {
 	if id, err := h.b.ResolveSnapshotID(context.Background(), "py"); err != nil || id != snaps[0].ID {
 		t.Errorf("ResolveSnapshotID = %q, %v; want %s", id, err, snaps[0].ID)
 	}
-	if again := builders.Ensure(context.Background(), h.b, spec("py")); again.Status != builders.StatusSkipped {
+	if again := builders.Ensure(context.Background(), h.b, spec("py"), builders.Observer{}); again.Status != builders.StatusSkipped {
 		t.Errorf("second Ensure = %s, want SKIPPED", again.Status)
 	}
 	assertNoSecret(t, got)
@@ -56,7 +56,7 @@ func TestBuildInstallsPackagesBeforeTheSnapshot(t *testing.T) {
 	}})
 	s := spec("ds")
 	s.Packages = []string{"numpy==2.0.0", "pandas>=2", "pywin32; sys_platform == 'win32'"}
-	got := builders.Ensure(context.Background(), h.b, s)
+	got := builders.Ensure(context.Background(), h.b, s, builders.Observer{})
 	if got.Status != builders.StatusSuccess {
 		t.Fatalf("Ensure = %+v", got)
 	}
@@ -88,7 +88,7 @@ func TestBuildRunsStartCmdThroughAShell(t *testing.T) {
 	s := spec("web")
 	s.Image = "python:3.12"
 	s.StartCmd = ptr(`python -m http.server "8000"`)
-	if got := builders.Ensure(context.Background(), h.b, s); got.Status != builders.StatusSuccess {
+	if got := builders.Ensure(context.Background(), h.b, s, builders.Observer{}); got.Status != builders.StatusSuccess {
 		t.Fatalf("Ensure = %+v", got)
 	}
 	if sb := h.onlySandbox(t); !slices.Equal(sb.Entrypoint, []string{"sh", "-c", *s.StartCmd}) {
@@ -99,17 +99,14 @@ func TestBuildRunsStartCmdThroughAShell(t *testing.T) {
 func TestBuildPassesBasicAuthThroughExactly(t *testing.T) {
 	const image, user, password = "registry.example.com/team/ci:1", "robot$ci", "pa:ss w0rd\"€"
 	h := newHarness(t, opensandboxemu.Options{PrivateImages: map[string]opensandboxemu.ImageAuth{image: {Username: user, Password: password}}})
-	auth, err := builders.NewBasicAuth(user, builders.NewSecret(password))
-	if err != nil {
-		t.Fatal(err)
-	}
+	auth := &builders.BasicAuth{Username: user, Password: builders.NewSecret(password)}
 	s := spec("private")
 	s.Image, s.RegistryAuth, s.StartCmd = image, auth, ptr("")
-	h.b.registryLogin = func(context.Context, string, *builders.RegistryAuth) (string, builders.Secret, error) {
+	h.b.registryLogin = func(context.Context, string, builders.RegistryAuth) (string, builders.Secret, error) {
 		t.Error("basic auth must not go through the registry login exchange")
 		return "", builders.Secret{}, nil
 	}
-	got := builders.Ensure(context.Background(), h.b, s)
+	got := builders.Ensure(context.Background(), h.b, s, builders.Observer{})
 	if got.Status != builders.StatusSuccess {
 		t.Fatalf("Ensure = %+v", got)
 	}
@@ -120,11 +117,11 @@ func TestBuildPassesBasicAuthThroughExactly(t *testing.T) {
 }
 
 func TestBuildExchangesCloudCredentials(t *testing.T) {
-	awsAuth, _ := builders.NewAWSAuth("AKIAEXAMPLE", builders.NewSecret("aws-secret-key"), "us-east-1")
-	gcpAuth, _ := builders.NewGCPAuth(builders.NewSecret(`{"type":"service_account","client_email":"a@b.iam.gserviceaccount.com","private_key":"k"}`))
+	awsAuth := &builders.AWSAuth{AccessKeyID: "AKIAEXAMPLE", SecretAccessKey: builders.NewSecret("aws-secret-key"), Region: "us-east-1"}
+	gcpAuth := &builders.GCPAuth{ServiceAccountJSON: builders.NewSecret(`{"type":"service_account","client_email":"a@b.iam.gserviceaccount.com","private_key":"k"}`)}
 	for _, tt := range []struct {
 		name, image, user, token string
-		auth                     *builders.RegistryAuth
+		auth                     builders.RegistryAuth
 	}{
 		{"aws", "123456789012.dkr.ecr.us-east-1.amazonaws.com/ci:1", "AWS", "ecr-token-xyz", awsAuth},
 		{"gcp", "us-docker.pkg.dev/proj/repo/ci:1", "oauth2accesstoken", "ya29.token", gcpAuth},
@@ -132,14 +129,14 @@ func TestBuildExchangesCloudCredentials(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHarness(t, opensandboxemu.Options{PrivateImages: map[string]opensandboxemu.ImageAuth{tt.image: {Username: tt.user, Password: tt.token}}})
 			var loginImage string
-			var loginAuth *builders.RegistryAuth
-			h.b.registryLogin = func(_ context.Context, image string, auth *builders.RegistryAuth) (string, builders.Secret, error) {
+			var loginAuth builders.RegistryAuth
+			h.b.registryLogin = func(_ context.Context, image string, auth builders.RegistryAuth) (string, builders.Secret, error) {
 				loginImage, loginAuth = image, auth
 				return tt.user, builders.NewSecret(tt.token), nil
 			}
 			s := spec("cloud")
 			s.Image, s.RegistryAuth, s.StartCmd = tt.image, tt.auth, ptr("")
-			got := builders.Ensure(context.Background(), h.b, s)
+			got := builders.Ensure(context.Background(), h.b, s, builders.Observer{})
 			if got.Status != builders.StatusSuccess {
 				t.Fatalf("Ensure = %+v", got)
 			}
@@ -155,17 +152,17 @@ func TestBuildExchangesCloudCredentials(t *testing.T) {
 }
 
 func TestBuildRegistryAuthFailures(t *testing.T) {
-	awsAuth, _ := builders.NewAWSAuth("AKIAEXAMPLE", builders.NewSecret("aws-secret-key"), "us-east-1")
+	awsAuth := &builders.AWSAuth{AccessKeyID: "AKIAEXAMPLE", SecretAccessKey: builders.NewSecret("aws-secret-key"), Region: "us-east-1"}
 	for _, tt := range []struct {
 		name   string
-		login  RegistryLoginFunc
+		login  builders.RegistryLoginFunc
 		detail string
 	}{
 		{"no exchange configured", nil, "no aws credential exchange is configured"},
-		{"exchange fails", func(context.Context, string, *builders.RegistryAuth) (string, builders.Secret, error) {
+		{"exchange fails", func(context.Context, string, builders.RegistryAuth) (string, builders.Secret, error) {
 			return "", builders.Secret{}, context.DeadlineExceeded
 		}, "login for"},
-		{"exchange returns nothing", func(context.Context, string, *builders.RegistryAuth) (string, builders.Secret, error) {
+		{"exchange returns nothing", func(context.Context, string, builders.RegistryAuth) (string, builders.Secret, error) {
 			return "", builders.Secret{}, nil
 		}, "returned no credentials"},
 	} {
@@ -174,7 +171,7 @@ func TestBuildRegistryAuthFailures(t *testing.T) {
 			h.b.registryLogin = tt.login
 			s := spec("cloud")
 			s.Image, s.RegistryAuth = "123456789012.dkr.ecr.us-east-1.amazonaws.com/ci:1", awsAuth
-			got := builders.Ensure(context.Background(), h.b, s)
+			got := builders.Ensure(context.Background(), h.b, s, builders.Observer{})
 			stage := builders.StageRegistryAuth
 			if tt.name == "exchange fails" {
 				stage = builders.StageTimeout // a deadline inside the exchange is what the user acts on
@@ -190,12 +187,12 @@ func TestBuildRegistryAuthFailures(t *testing.T) {
 
 func TestBuildImagePullFailures(t *testing.T) {
 	const private, wrongPassword = "registry.example.com/private:1", "wrong-password-123"
-	wrong, _ := builders.NewBasicAuth("robot", builders.NewSecret(wrongPassword))
+	wrong := &builders.BasicAuth{Username: "robot", Password: builders.NewSecret(wrongPassword)}
 	for _, tt := range []struct {
 		name          string
 		opts          opensandboxemu.Options
 		image         string
-		auth          *builders.RegistryAuth
+		auth          builders.RegistryAuth
 		wantSandboxes int
 	}{
 		{"a pending sandbox fails with a pull reason", opensandboxemu.Options{UnpullableImages: []string{"ghcr.io/nope/missing:1"}, PendingPolls: 1}, "ghcr.io/nope/missing:1", nil, 1},
@@ -206,7 +203,7 @@ func TestBuildImagePullFailures(t *testing.T) {
 			h := newHarness(t, tt.opts)
 			s := spec("pull")
 			s.Image, s.RegistryAuth = tt.image, tt.auth
-			got := builders.Ensure(context.Background(), h.b, s)
+			got := builders.Ensure(context.Background(), h.b, s, builders.Observer{})
 			assertFailed(t, got, builders.StageImagePull, "pull")
 			if n := len(h.emu.Sandboxes()); n != tt.wantSandboxes {
 				t.Errorf("%d sandboxes, want %d", n, tt.wantSandboxes)
@@ -226,7 +223,7 @@ func TestBuildImagePullFailures(t *testing.T) {
 func TestBuildSnapshotFailure(t *testing.T) {
 	h := newHarness(t, opensandboxemu.Options{FailSnapshots: true, CreatingPolls: 2})
 	var created createdRefs
-	got := builders.Ensure(created.ctx(context.Background()), h.b, spec("snap"))
+	got := builders.Ensure(context.Background(), h.b, spec("snap"), created.observer())
 	assertFailed(t, got, builders.StageSnapshot, "snapshot_runtime_failed")
 	if len(created.get()) != 1 {
 		t.Errorf("NotifyCreated must fire once the snapshot exists, got %v", created.get())
@@ -246,7 +243,7 @@ func TestBuildPackageInstallFailure(t *testing.T) {
 	}})
 	s := spec("pkgs")
 	s.Packages = []string{"nosuchpkg"}
-	got := builders.Ensure(context.Background(), h.b, s)
+	got := builders.Ensure(context.Background(), h.b, s, builders.Observer{})
 	assertFailed(t, got, builders.StageTemplateBuild, "exit code 1")
 	if !slices.Contains(got.Logs, "stderr: ERROR: No matching distribution found for nosuchpkg") {
 		t.Errorf("logs must carry pip's error: %q", got.Logs)
@@ -280,7 +277,7 @@ func TestBuildCancelledMidWait(t *testing.T) {
 			}
 			h := newHarness(t, tt.opts)
 			var created createdRefs
-			got := builders.Ensure(created.ctx(ctx), h.b, spec("cancel"))
+			got := builders.Ensure(ctx, h.b, spec("cancel"), created.observer())
 			assertFailed(t, got, builders.StageCancelled, "canceled")
 			h.assertAllSandboxesDeleted(t)
 			if n := len(h.liveSnapshots("cancel")); n != tt.snapshots {
@@ -295,7 +292,7 @@ func TestBuildCancelledMidWait(t *testing.T) {
 
 func TestBuildRejectedAPIKeyIsAPIAuth(t *testing.T) {
 	h := newHarness(t, opensandboxemu.Options{}, func(c *Config) { c.APIKey = builders.NewSecret("wrong-key-42") })
-	got := builders.Ensure(context.Background(), h.b, spec("py"))
+	got := builders.Ensure(context.Background(), h.b, spec("py"), builders.Observer{})
 	assertFailed(t, got, builders.StageAPIAuth, "INVALID_API_KEY")
 	if _, err := h.b.IsUsable(context.Background(), "py"); builders.StageOf(err, "") != builders.StageAPIAuth {
 		t.Errorf("IsUsable error %v, want API_AUTH", err)
@@ -307,7 +304,7 @@ func TestBuildLogsIgnoredFields(t *testing.T) {
 	h := newHarness(t, opensandboxemu.Options{})
 	s := spec("warn")
 	s.ReadyCmd, s.MemoryMB = "curl localhost", 4096
-	got := builders.Ensure(context.Background(), h.b, s)
+	got := builders.Ensure(context.Background(), h.b, s, builders.Observer{})
 	logs := strings.Join(got.Logs, "\n")
 	for _, want := range []string{"ready_cmd is ignored by opensandbox", "memory_mb is ignored by opensandbox"} {
 		if !strings.Contains(logs, want) {
@@ -326,7 +323,7 @@ func TestForceRebuildReplacesOlderSnapshots(t *testing.T) {
 	other := h.emu.AddSnapshot("other", opensandboxemu.SnapshotReady)
 	s := spec("py")
 	s.ForceRebuild = true
-	got := builders.Ensure(context.Background(), h.b, s)
+	got := builders.Ensure(context.Background(), h.b, s, builders.Observer{})
 	if got.Status != builders.StatusSuccess {
 		t.Fatalf("Ensure = %+v", got)
 	}

@@ -12,7 +12,7 @@ import (
 type Builder struct {
 	api               *client
 	pollInterval      time.Duration
-	registryLogin     RegistryLoginFunc
+	registryLogin     builders.RegistryLoginFunc
 	maxSandboxTimeout int // seconds
 }
 
@@ -47,9 +47,3 @@ func New(cfg Config) (*Builder, error) {
 		maxSandboxTimeout: maxTimeout,
 	}, nil
 }
-
-// Provider is opensandbox.
-func (b *Builder) Provider() builders.SandboxProvider { return builders.ProviderOpenSandbox }
-
-// SupportsBuild is true: templates are built as snapshots.
-func (b *Builder) SupportsBuild() bool { return true }

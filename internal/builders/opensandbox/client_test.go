@@ -36,7 +36,7 @@ func TestRetriesAreBoundedAndOnlyWhereSafe(t *testing.T) {
 	t.Run("a create is retried on 429 only", func(t *testing.T) {
 		h := newHarness(t, opensandboxemu.Options{})
 		h.emu.InjectFault(opensandboxemu.Fault{Method: "POST", PathPrefix: "/sandboxes", Status: 429, Count: 1})
-		if got := builders.Ensure(ctx, h.b, spec("py")); got.Status != builders.StatusSuccess {
+		if got := builders.Ensure(ctx, h.b, spec("py"), builders.Observer{}); got.Status != builders.StatusSuccess {
 			t.Fatalf("Ensure = %+v", got)
 		}
 		if n := len(h.emu.Sandboxes()); n != 1 {
@@ -45,7 +45,7 @@ func TestRetriesAreBoundedAndOnlyWhereSafe(t *testing.T) {
 
 		h2 := newHarness(t, opensandboxemu.Options{})
 		h2.emu.InjectFault(opensandboxemu.Fault{Method: "POST", PathPrefix: "/sandboxes", Status: 502, Count: 1})
-		got := builders.Ensure(ctx, h2.b, spec("py"))
+		got := builders.Ensure(ctx, h2.b, spec("py"), builders.Observer{})
 		assertFailed(t, got, builders.StageTemplateCreate, "HTTP 502")
 		if n := h2.count("POST", "/sandboxes"); n != 1 {
 			t.Errorf("a 5xx create was sent %d times; it must not be retried", n)
@@ -54,7 +54,7 @@ func TestRetriesAreBoundedAndOnlyWhereSafe(t *testing.T) {
 	t.Run("cleanup survives a transient delete failure", func(t *testing.T) {
 		h := newHarness(t, opensandboxemu.Options{})
 		h.emu.InjectFault(opensandboxemu.Fault{Method: "DELETE", PathPrefix: "/sandboxes/", Status: 503, Count: 2})
-		if got := builders.Ensure(ctx, h.b, spec("py")); got.Status != builders.StatusSuccess {
+		if got := builders.Ensure(ctx, h.b, spec("py"), builders.Observer{}); got.Status != builders.StatusSuccess {
 			t.Fatalf("Ensure = %+v", got)
 		}
 		h.assertAllSandboxesDeleted(t)
@@ -112,10 +112,10 @@ func TestEchoedRequestBodiesNeverLeakTheRegistryPassword(t *testing.T) {
 	const password = "echoed-registry-pa55"
 	h := newHarness(t, opensandboxemu.Options{})
 	h.emu.InjectFault(opensandboxemu.Fault{Method: "POST", PathPrefix: "/sandboxes", Status: 502, Count: 1, EchoBody: true})
-	auth, _ := builders.NewBasicAuth("robot", builders.NewSecret(password))
+	auth := &builders.BasicAuth{Username: "robot", Password: builders.NewSecret(password)}
 	s := spec("echo")
 	s.RegistryAuth = auth
-	got := builders.Ensure(context.Background(), h.b, s)
+	got := builders.Ensure(context.Background(), h.b, s, builders.Observer{})
 	assertFailed(t, got, builders.StageTemplateCreate, "HTTP 502")
 	if !strings.Contains(got.Detail, "request body") {
 		t.Fatalf("the echoed message should still be reported, redacted: %s", got.Detail)

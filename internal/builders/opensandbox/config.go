@@ -1,7 +1,6 @@
 package opensandbox
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -30,10 +29,6 @@ const DefaultMaxSandboxTimeoutSeconds = 86400
 // DefaultPollInterval is how often sandbox and snapshot states are polled.
 const DefaultPollInterval = 2 * time.Second
 
-// RegistryLoginFunc turns AWS or GCP registry credentials into the basic login OpenSandbox takes
-// (registrylogin.Exchanger.Login has this signature).
-type RegistryLoginFunc func(ctx context.Context, image string, auth *builders.RegistryAuth) (username string, password builders.Secret, err error)
-
 // Config configures a Builder.
 type Config struct {
 	// BaseURL is the lifecycle API, e.g. http://host:8080/v1. It wins over Domain.
@@ -50,7 +45,7 @@ type Config struct {
 	// PollInterval between state polls; zero means DefaultPollInterval.
 	PollInterval time.Duration
 	// RegistryLogin exchanges AWS and GCP registry credentials; basic auth never calls it.
-	RegistryLogin RegistryLoginFunc
+	RegistryLogin builders.RegistryLoginFunc
 	// MaxSandboxTimeoutSeconds is the server's server.max_sandbox_timeout_seconds: the builder
 	// sandbox's timeout stays within it (a larger one is a 400). Zero means
 	// DefaultMaxSandboxTimeoutSeconds; the API minimum is 60.

@@ -28,10 +28,10 @@ func TestContractFullFlow(t *testing.T) {
 	h.emu.AddSnapshot("contract", opensandboxemu.SnapshotFailed)
 
 	ctx := context.Background()
-	auth, _ := builders.NewBasicAuth("robot", builders.NewSecret("registry-password"))
+	auth := &builders.BasicAuth{Username: "robot", Password: builders.NewSecret("registry-password")}
 	s := spec("contract")
 	s.RegistryAuth, s.Packages, s.StartCmd = auth, []string{"six==1.16.0"}, ptr("tail -f /dev/null")
-	if got := builders.Ensure(ctx, h.b, s); got.Status != builders.StatusSuccess {
+	if got := builders.Ensure(ctx, h.b, s, builders.Observer{}); got.Status != builders.StatusSuccess {
 		t.Fatalf("Ensure = %+v", got)
 	}
 	if _, err := h.b.ResolveSnapshotID(ctx, "contract"); err != nil {

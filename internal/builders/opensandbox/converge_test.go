@@ -52,7 +52,7 @@ type buildOutcome struct {
 func buildAsync(b *Builder) chan buildOutcome {
 	done := make(chan buildOutcome, 1)
 	go func() {
-		result, err := b.Build(context.Background(), spec("py"))
+		result, err := b.Build(context.Background(), spec("py"), builders.Observer{})
 		done <- buildOutcome{result, err}
 	}()
 	return done
@@ -71,7 +71,7 @@ func TestInterleavedBuildsConvergeOnTheNewestSnapshot(t *testing.T) {
 			gateA := newGate(snapshotPoll) // A waits for its snapshot only once released
 			a := buildAsync(h.builderOn(t, gateA))
 			<-gateA.reached
-			if result, err := h.b.Build(context.Background(), spec("py")); err != nil || result.Status != builders.StatusSuccess {
+			if result, err := h.b.Build(context.Background(), spec("py"), builders.Observer{}); err != nil || result.Status != builders.StatusSuccess {
 				t.Fatalf("B: %+v %v", result, err)
 			}
 			close(gateA.released)

@@ -26,7 +26,7 @@ func TestDefaultEntrypointOnAnImageWithoutIt(t *testing.T) {
 			h := newHarness(t, tt.opts)
 			s := spec("slim")
 			s.Image, s.Packages = "python:3.12-slim", tt.packages
-			got := builders.Ensure(context.Background(), h.b, s)
+			got := builders.Ensure(context.Background(), h.b, s, builders.Observer{})
 			for _, want := range []string{"exited with code 127", "start_cmd is not set", CodeInterpreterEntrypoint[0], `start_cmd = ""`} {
 				assertFailed(t, got, builders.StageTemplateCreate, want)
 			}
@@ -45,7 +45,7 @@ func TestEmptyStartCmdIsTheNeutralEntrypoint(t *testing.T) {
 	h := newHarness(t, opensandboxemu.Options{})
 	s := spec("slim")
 	s.Image, s.StartCmd = "python:3.12-slim", ptr("")
-	if got := builders.Ensure(context.Background(), h.b, s); got.Status != builders.StatusSuccess {
+	if got := builders.Ensure(context.Background(), h.b, s, builders.Observer{}); got.Status != builders.StatusSuccess {
 		t.Fatalf("Ensure = %+v", got)
 	}
 	if sb := h.onlySandbox(t); !slices.Equal(sb.Entrypoint, []string{"tail", "-f", "/dev/null"}) {
@@ -57,7 +57,7 @@ func TestAStartCmdThatEndsEndsTheBuild(t *testing.T) {
 	h := newHarness(t, opensandboxemu.Options{})
 	s := spec("oneshot")
 	s.Image, s.StartCmd = "python:3.12-slim", ptr("echo ready")
-	got := builders.Ensure(context.Background(), h.b, s)
+	got := builders.Ensure(context.Background(), h.b, s, builders.Observer{})
 	assertFailed(t, got, builders.StageTemplateCreate, `start_cmd ("echo ready") must keep running`)
 	if strings.Contains(got.Detail, "start_cmd is not set") {
 		t.Errorf("a set start_cmd was blamed on the default: %s", got.Detail)
@@ -70,7 +70,7 @@ func TestSandboxEntrypointIsTheBuilders(t *testing.T) {
 		h := newHarness(t, opensandboxemu.Options{})
 		s := spec("ep")
 		s.StartCmd = startCmd
-		if got := builders.Ensure(context.Background(), h.b, s); got.Status != builders.StatusSuccess {
+		if got := builders.Ensure(context.Background(), h.b, s, builders.Observer{}); got.Status != builders.StatusSuccess {
 			t.Fatalf("Ensure = %+v", got)
 		}
 		if want := SandboxEntrypoint(startCmd); !slices.Equal(h.onlySandbox(t).Entrypoint, want) {

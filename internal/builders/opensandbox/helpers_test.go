@@ -1,7 +1,6 @@
 package opensandbox
 
 import (
-	"context"
 	"strings"
 	"sync"
 	"testing"
@@ -37,18 +36,18 @@ func newHarness(t *testing.T, opts opensandboxemu.Options, configure ...func(*Co
 	return harness{b: b, emu: emu}
 }
 
-// createdRefs records NotifyCreated calls.
+// createdRefs records the templates a build reports created.
 type createdRefs struct {
 	mu   sync.Mutex
 	refs []builders.TemplateRef
 }
 
-func (c *createdRefs) ctx(parent context.Context) context.Context {
-	return builders.WithCreatedHook(parent, func(ref builders.TemplateRef) {
+func (c *createdRefs) observer() builders.Observer {
+	return builders.Observer{OnCreated: func(ref builders.TemplateRef) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		c.refs = append(c.refs, ref)
-	})
+	}}
 }
 
 func (c *createdRefs) get() []builders.TemplateRef {

@@ -2,7 +2,6 @@ package opensandbox
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
@@ -10,18 +9,14 @@ import (
 
 // imageAuthFor returns the image.auth to send: basic credentials as given; AWS and GCP exchanged
 // through RegistryLogin. Errors are REGISTRY_AUTH (or TIMEOUT/CANCELLED) and carry no secret.
-func (b *Builder) imageAuthFor(ctx context.Context, image string, auth *builders.RegistryAuth) (*imageAuth, error) {
-	if auth == nil {
+func (b *Builder) imageAuthFor(ctx context.Context, image string, auth builders.RegistryAuth) (*imageAuth, error) {
+	switch auth := auth.(type) {
+	case nil:
 		return nil, nil
+	case *builders.BasicAuth:
+		return &imageAuth{Username: auth.Username, Password: auth.Password}, nil
 	}
 	kind := auth.Kind()
-	switch kind {
-	case builders.RegistryAuthBasic:
-		return &imageAuth{Username: auth.Basic.Username, Password: auth.Basic.Password}, nil
-	case builders.RegistryAuthAWS, builders.RegistryAuthGCP:
-	default:
-		return nil, builders.AtStage(builders.StageRegistryAuth, errors.New("registry_auth: exactly one of basic, aws or gcp must be set"))
-	}
 	if b.registryLogin == nil {
 		return nil, builders.AtStage(builders.StageRegistryAuth, fmt.Errorf(
 			"registry_auth.%s: OpenSandbox takes only a username and password, and no %s credential exchange is configured", kind, kind))

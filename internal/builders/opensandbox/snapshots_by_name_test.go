@@ -88,9 +88,10 @@ func TestDeleteWaitsOutACreatingSnapshot(t *testing.T) {
 	h := newHarness(t, opensandboxemu.Options{CreatingPolls: 3})
 	var created createdRefs
 	// A build interrupted while its snapshot was Creating leaves it behind for Delete.
-	ctx, cancel := context.WithCancel(created.ctx(context.Background()))
-	stop := builders.WithCreatedHook(ctx, func(builders.TemplateRef) { cancel() })
-	builders.Ensure(stop, h.b, spec("py"))
+	ctx, cancel := context.WithCancel(context.Background())
+	record := created.observer()
+	stop := builders.Observer{OnCreated: func(ref builders.TemplateRef) { record.Created(ref); cancel() }}
+	builders.Ensure(ctx, h.b, spec("py"), stop)
 	if snaps := h.liveSnapshots("py"); len(snaps) != 1 || snaps[0].State != opensandboxemu.SnapshotCreating {
 		t.Fatalf("want one Creating snapshot left, got %+v", snaps)
 	}

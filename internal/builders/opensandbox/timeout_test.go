@@ -20,7 +20,7 @@ func TestBuilderSandboxTimeoutFitsTheServerCap(t *testing.T) {
 		h := newHarness(t, opensandboxemu.Options{MaxSandboxTimeoutSeconds: limit}, withCap)
 		ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute) // + margin > cap
 		defer cancel()
-		if got := builders.Ensure(ctx, h.b, spec("py")); got.Status != builders.StatusSuccess {
+		if got := builders.Ensure(ctx, h.b, spec("py"), builders.Observer{}); got.Status != builders.StatusSuccess {
 			t.Fatalf("Ensure = %+v", got)
 		}
 		if sb := h.onlySandbox(t); sb.Timeout == nil || *sb.Timeout > limit || *sb.Timeout < 25*60 {
@@ -31,7 +31,7 @@ func TestBuilderSandboxTimeoutFitsTheServerCap(t *testing.T) {
 		h := newHarness(t, opensandboxemu.Options{MaxSandboxTimeoutSeconds: limit}, withCap)
 		ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
 		defer cancel()
-		got := builders.Ensure(ctx, h.b, spec("py"))
+		got := builders.Ensure(ctx, h.b, spec("py"), builders.Observer{})
 		assertFailed(t, got, builders.StageValidation, "max_sandbox_timeout_seconds = 1800")
 		if n := len(h.emu.Sandboxes()); n != 0 {
 			t.Errorf("%d sandboxes created", n)
@@ -41,7 +41,7 @@ func TestBuilderSandboxTimeoutFitsTheServerCap(t *testing.T) {
 		h := newHarness(t, opensandboxemu.Options{MaxSandboxTimeoutSeconds: limit})
 		ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute)
 		defer cancel()
-		got := builders.Ensure(ctx, h.b, spec("py"))
+		got := builders.Ensure(ctx, h.b, spec("py"), builders.Observer{})
 		assertFailed(t, got, builders.StageTemplateCreate, "exceeds configured maximum of 1800s")
 		if !strings.Contains(got.Detail, "set max_sandbox_timeout_seconds") {
 			t.Errorf("the error should name the setting: %s", got.Detail)

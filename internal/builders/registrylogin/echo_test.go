@@ -31,7 +31,7 @@ func TestECRLoginEchoedBodyHoldsNoSecret(t *testing.T) {
 	if err := e.InjectFault(awsemu.Fault{Count: 5, Status: 500, Operation: "GetAuthorizationToken", EchoBody: true}); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err := Exchanger{AWSBaseEndpoint: e.URL}.Login(t.Context(), ecrImage, awsAuth(t, specKeyID, specSecret, "eu-west-1"))
+	_, _, err := Exchanger{AWSBaseEndpoint: e.URL}.Login(t.Context(), ecrImage, awsAuth(specKeyID, specSecret, "eu-west-1"))
 	buildertest.AssertStage(t, err, builders.StageRegistryAuth, "request body")
 	buildertest.AssertNoSecretForms(t, "the ECR error", err.Error(), specSecret)
 }
@@ -44,7 +44,7 @@ func TestGCPLoginEchoedBodyHoldsNoKey(t *testing.T) {
 	if err := google.InjectFault(googleemu.Fault{Count: 1, Status: 400, Error: "invalid_grant", EchoBody: true}); err != nil {
 		t.Fatal(err)
 	}
-	auth := &builders.RegistryAuth{GCP: &builders.GCPAuth{ServiceAccountJSON: builders.NewSecret(keyJSON)}}
+	auth := &builders.GCPAuth{ServiceAccountJSON: builders.NewSecret(keyJSON)}
 	_, _, err := Exchanger{}.Login(t.Context(), garImage, auth)
 	buildertest.AssertStage(t, err, builders.StageRegistryAuth, "invalid_grant", "request body")
 	if !strings.Contains(err.Error(), "assertion="+builders.Redacted) || strings.Contains(err.Error(), "assertion=eyJ") {

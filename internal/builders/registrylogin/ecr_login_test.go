@@ -16,13 +16,8 @@ const (
 	ecrImage   = "210987654321.dkr.ecr.eu-west-1.amazonaws.com/team/app:1.4"
 )
 
-func awsAuth(t *testing.T, keyID, secret, region string) *builders.RegistryAuth {
-	t.Helper()
-	auth, err := builders.NewAWSAuth(keyID, builders.NewSecret(secret), region)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return auth
+func awsAuth(keyID, secret, region string) *builders.AWSAuth {
+	return &builders.AWSAuth{AccessKeyID: keyID, SecretAccessKey: builders.NewSecret(secret), Region: region}
 }
 
 func newECR(t *testing.T) *awsemu.Emulator {
@@ -58,7 +53,7 @@ func TestECRLoginEndpointSources(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			isolateAWS(t)
 			e := newECR(t)
-			user, pass, err := tt.setup(t, e.URL).Login(t.Context(), ecrImage, awsAuth(t, specKeyID, specSecret, "eu-west-1"))
+			user, pass, err := tt.setup(t, e.URL).Login(t.Context(), ecrImage, awsAuth(specKeyID, specSecret, "eu-west-1"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,7 +78,7 @@ func TestECRLoginEndpointSources(t *testing.T) {
 func TestECRLoginDefaultRegistryForOtherHosts(t *testing.T) {
 	isolateAWS(t)
 	e := newECR(t)
-	user, _, err := Exchanger{AWSBaseEndpoint: e.URL}.Login(t.Context(), "registry.example.com/app:1", awsAuth(t, specKeyID, specSecret, "us-east-2"))
+	user, _, err := Exchanger{AWSBaseEndpoint: e.URL}.Login(t.Context(), "registry.example.com/app:1", awsAuth(specKeyID, specSecret, "us-east-2"))
 	if err != nil || user != "AWS" {
 		t.Fatalf("login = %q, %v", user, err)
 	}
@@ -97,7 +92,7 @@ func TestECRLoginUsesTheExchangersHTTPClient(t *testing.T) {
 	e := newECR(t)
 	transport := &countingTransport{}
 	ex := Exchanger{AWSBaseEndpoint: e.URL, HTTPClient: &http.Client{Transport: transport}}
-	if _, _, err := ex.Login(t.Context(), ecrImage, awsAuth(t, specKeyID, specSecret, "eu-west-1")); err != nil {
+	if _, _, err := ex.Login(t.Context(), ecrImage, awsAuth(specKeyID, specSecret, "eu-west-1")); err != nil {
 		t.Fatal(err)
 	}
 	if transport.requests.Load() != 1 {
@@ -138,7 +133,7 @@ func TestECRLoginFailures(t *testing.T) {
 			if tt.token != [2]string{} {
 				e.IssueToken(tt.token[0], tt.token[1])
 			}
-			_, _, err := Exchanger{AWSBaseEndpoint: e.URL}.Login(t.Context(), ecrImage, awsAuth(t, tt.keyID, tt.secret, tt.region))
+			_, _, err := Exchanger{AWSBaseEndpoint: e.URL}.Login(t.Context(), ecrImage, awsAuth(tt.keyID, tt.secret, tt.region))
 			t.Logf("error: %v", err)
 			buildertest.AssertStage(t, err, tt.wantStage, tt.wantContains...)
 			assertNoSecret(t, err, tt.secret, specSecret)

@@ -21,20 +21,28 @@ type Exchanger struct {
 // returns an empty username. Errors carry builders.StageRegistryAuth (or StageValidation for an
 // incomplete auth) and never contain a secret.
 //
-// Its signature is the OpenSandbox builder's RegistryLoginFunc.
-func (e Exchanger) Login(ctx context.Context, image string, auth *builders.RegistryAuth) (username string, password builders.Secret, err error) {
-	if auth == nil {
-		return "", builders.Secret{}, nil
-	}
-	if err := auth.Validate(); err != nil {
+// It is a builders.RegistryLoginFunc.
+func (e Exchanger) Login(ctx context.Context, image string, auth builders.RegistryAuth) (username string, password builders.Secret, err error) {
+	if err := builders.ValidateRegistryAuth(auth).Err(); err != nil {
 		return "", builders.Secret{}, builders.AtStage(builders.StageValidation, err)
 	}
-	switch auth.Kind() {
-	case builders.RegistryAuthAWS:
-		return e.ecrLogin(ctx, image, auth.AWS)
-	case builders.RegistryAuthGCP:
-		return e.gcpLogin(ctx, auth.GCP)
-	default:
-		return auth.Basic.Username, auth.Basic.Password, nil
+	switch auth := auth.(type) {
+	case *builders.AWSAuth:
+		return e.ecrLogin(ctx, image, auth)
+	case *builders.GCPAuth:
+		return e.gcpLogin(ctx, auth)
+	case *builders.BasicAuth:
+		return auth.Username, auth.Password, nil
 	}
+	return "", builders.Secret{}, nil // anonymous
+}
+
+// SettingECREndpoint is the provider setting for ECR's endpoint, shared by every backend that
+// exchanges registry_auth.aws for a login and by image_digest_check.
+var SettingECREndpoint = builders.Setting{Path: "aws.endpoints.ecr", Env: "AWS_ENDPOINT_URL_ECR",
+	Description: "ECR endpoint. Defaults to `AWS_ENDPOINT_URL_ECR`."}
+
+// FromSettings is the Exchanger the provider's settings configure.
+func FromSettings(s builders.Settings) Exchanger {
+	return Exchanger{AWSBaseEndpoint: s.String(SettingECREndpoint.Path)}
 }

@@ -10,18 +10,14 @@ import (
 func TestLoginWithoutExchange(t *testing.T) {
 	tests := []struct {
 		name      string
-		auth      *builders.RegistryAuth
+		auth      builders.RegistryAuth
 		wantUser  string
 		wantPass  string
 		wantStage builders.Stage
 	}{
 		{"nil auth: anonymous", nil, "", "", ""},
-		{"basic passes through", &builders.RegistryAuth{Basic: &builders.BasicAuth{Username: "robot$ci", Password: builders.NewSecret("pw")}}, "robot$ci", "pw", ""},
-		{"two kinds set", &builders.RegistryAuth{
-			Basic: &builders.BasicAuth{Username: "u", Password: builders.NewSecret("p")},
-			GCP:   &builders.GCPAuth{ServiceAccountJSON: builders.NewSecret("/key.json")},
-		}, "", "", builders.StageValidation},
-		{"incomplete aws", &builders.RegistryAuth{AWS: &builders.AWSAuth{AccessKeyID: "AKIA", SecretAccessKey: builders.NewSecret("s")}}, "", "", builders.StageValidation},
+		{"basic passes through", &builders.BasicAuth{Username: "robot$ci", Password: builders.NewSecret("pw")}, "robot$ci", "pw", ""},
+		{"incomplete aws", &builders.AWSAuth{AccessKeyID: "AKIA", SecretAccessKey: builders.NewSecret("s")}, "", "", builders.StageValidation},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

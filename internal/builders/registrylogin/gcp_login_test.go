@@ -35,10 +35,7 @@ func TestGCPLoginExchangesTheKey(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			google := googleemu.NewTestServer(t)
 			keyJSON := google.ServiceAccountJSON(t)
-			auth, err := builders.NewGCPAuth(builders.NewSecret(tt.value(t, keyJSON)))
-			if err != nil {
-				t.Fatal(err)
-			}
+			auth := &builders.GCPAuth{ServiceAccountJSON: builders.NewSecret(tt.value(t, keyJSON))}
 			transport := &countingTransport{}
 			user, pass, err := Exchanger{HTTPClient: &http.Client{Transport: transport}}.Login(t.Context(), garImage, auth)
 			if err != nil {
@@ -87,7 +84,7 @@ func TestGCPLoginFailures(t *testing.T) {
 			if tt.fail != nil {
 				tt.fail()
 			}
-			auth := &builders.RegistryAuth{GCP: &builders.GCPAuth{ServiceAccountJSON: builders.NewSecret(tt.value)}}
+			auth := &builders.GCPAuth{ServiceAccountJSON: builders.NewSecret(tt.value)}
 			_, _, err := Exchanger{}.Login(t.Context(), garImage, auth)
 			t.Logf("error: %v", err)
 			buildertest.AssertStage(t, err, tt.wantStage, tt.want...)

@@ -1,0 +1,83 @@
+package builders
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"time"
+)
+
+// Backend describes one sandbox backend: everything code outside its package needs to know about
+// it. Each backend package exports one (e2b.Backend, ...) and internal/builders/backends lists
+// them; the provider derives its schema, plan-time checks and factory from these descriptors.
+type Backend struct {
+	Name  SandboxProvider // as HCL spells it: "e2b"
+	Title string          // as prose spells it: "E2B"
+
+	TemplateID IDRule
+	// Sources are the fields it builds from (SourceImage, ...); none means it builds nothing.
+	Sources []string
+	// Ignored maps the spec fields it accepts but does not use to the reason, for warnings and docs.
+	Ignored map[string]string
+	// DefaultStartCmdDoc says, in Markdown, what starts when start_cmd is unset ("" when nothing).
+	DefaultStartCmdDoc string
+	// Lists tells whether its builder can name existing templates (terraform query).
+	Lists bool
+	// RegistryLogin tells whether it takes only a basic registry login, so aws and gcp
+	// registry_auth are exchanged for one client side (Env.RegistryLogin).
+	RegistryLogin bool
+
+	// Settings are the provider-block settings it reads; Blocks describe the blocks they sit in.
+	Settings []Setting
+	Blocks   []SettingBlock
+	// Open returns its builder from the provider's settings. It makes no request.
+	Open func(ctx context.Context, env Env) (Builder, error)
+
+	// Check adds the backend's own rules on a spec (nil: none beyond the shared ones).
+	Check func(TemplateSpec) FieldErrors
+	// SandboxEntrypoint is what a consumer passes as entrypoint when starting a sandbox from the
+	// template, for a start_cmd (nil: the backend has no such notion).
+	SandboxEntrypoint func(startCmd *string) []string
+}
+
+// Builds tells whether the backend builds templates (Bedrock only refers to existing ones).
+func (b *Backend) Builds() bool { return len(b.Sources) > 0 }
+
+// Uses tells whether the backend uses a spec field (it is not in Ignored).
+func (b *Backend) Uses(field string) bool { return b.Ignored[field] == "" }
+
+// ValidateTemplateID checks id against the backend's rule.
+func (b *Backend) ValidateTemplateID(id string) FieldErrors {
+	if b.TemplateID.Pattern.MatchString(id) {
+		return nil
+	}
+	return FieldErrors{{Field: "template_id", Message: fmt.Sprintf("%q is not valid for %s: must be %s", id, b.Name, b.TemplateID.Text)}}
+}
+
+// IDRule is a backend's rule for template ids.
+type IDRule struct {
+	Pattern *regexp.Regexp
+	Text    string // the rule in words, for diagnostics and docs
+}
+
+// NameRule is the template-id rule of E2B (a template name, at most 128 characters,
+// TemplateBuildRequestV3.name, lower case); OpenSandbox uses it too, which keeps names portable.
+var NameRule = IDRule{
+	Pattern: regexp.MustCompile(`^[a-z0-9](?:[a-z0-9_-]{0,126}[a-z0-9])?$`),
+	Text:    "1-128 lower-case letters, digits, '-' or '_', starting and ending with a letter or digit",
+}
+
+// Env is what a backend's Open gets from the provider.
+type Env struct {
+	Settings  Settings
+	UserAgent string
+	// RequestTimeout bounds each API request (zero: only the context does).
+	RequestTimeout time.Duration
+	// RegistryLogin exchanges aws and gcp registry_auth for a basic login; set for backends
+	// whose descriptor says RegistryLogin.
+	RegistryLogin RegistryLoginFunc
+}
+
+// RegistryLoginFunc turns registry credentials into the basic login for pulling image: an empty
+// username means an anonymous pull (registrylogin.Exchanger.Login has this signature).
+type RegistryLoginFunc func(ctx context.Context, image string, auth RegistryAuth) (username string, password Secret, err error)

@@ -1,0 +1,130 @@
+package backends
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/bedrock"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/e2b"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/opensandbox"
+)
+
+func TestTemplateSpecValidation(t *testing.T) {
+	basic := &builders.BasicAuth{Username: "u", Password: builders.NewSecret("p")}
+	tests := []struct {
+		name    string
+		backend *builders.Backend
+		spec    builders.TemplateSpec
+		wantErr []string // substrings; none means valid
+	}{
+		{"image only", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Image: "python:3.12"}, nil},
+		{"full", &e2b.Backend, builders.TemplateSpec{TemplateID: "data-science", Image: "123456789012.dkr.ecr.us-east-1.amazonaws.com/ds:1.4",
+			RegistryAuth: basic, Packages: []string{"pandas==2.2.3", "numpy"}, StartCmd: ptr("run"), ReadyCmd: "ready", CPUCount: 4, MemoryMB: 2048}, nil},
+		{"digest image", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Image: "ghcr.io/org/img@sha256:" + strings.Repeat("a", 64)}, nil},
+		{"deprecated base_template", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", BaseTemplate: "base"}, nil},
+		{"deprecated dockerfile", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Dockerfile: "FROM python:3.12"}, nil},
+		{"bedrock needs no source", &bedrock.Backend, builders.TemplateSpec{TemplateID: "aws.codeinterpreter.v1"}, nil},
+		{"empty template_id", &e2b.Backend, builders.TemplateSpec{Image: "python"}, []string{"template_id"}},
+		{"upper-case template_id", &e2b.Backend, builders.TemplateSpec{TemplateID: "Py", Image: "python"}, []string{`template_id: "Py" is not valid for e2b`}},
+		{"template_id with space", &opensandbox.Backend, builders.TemplateSpec{TemplateID: "a b", Image: "python"}, []string{"template_id"}},
+		{"template_id too long", &e2b.Backend, builders.TemplateSpec{TemplateID: strings.Repeat("a", 129), Image: "python"}, []string{"template_id"}},
+		{"bedrock id shape", &bedrock.Backend, builders.TemplateSpec{TemplateID: "my-template"}, []string{"code interpreter id"}},
+		{"no source", &e2b.Backend, builders.TemplateSpec{TemplateID: "py"}, []string{"image: is required: set one of image, base_template, dockerfile"}},
+		{"two sources", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Image: "python", BaseTemplate: "base"}, []string{"base_template: set exactly one of image, base_template, dockerfile, got image and base_template"}},
+		{"opensandbox needs image", &opensandbox.Backend, builders.TemplateSpec{TemplateID: "py", Dockerfile: "FROM x"}, []string{"dockerfile: the OpenSandbox backend does not build from dockerfile", "set image"}},
+		{"opensandbox has no base templates", &opensandbox.Backend, builders.TemplateSpec{TemplateID: "py", BaseTemplate: "b"}, []string{"base_template: the OpenSandbox backend does not build from base_template"}},
+		{"e2b checks its Dockerfile", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Dockerfile: "FROM python\nCOPY . /app"}, []string{"dockerfile: COPY needs files from a build context"}},
+		{"bad image", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Image: "Python:3.12"}, []string{"not a valid image reference"}},
+		{"image with spaces", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Image: "python 3"}, []string{"not a valid image reference"}},
+		{"auth without image", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", BaseTemplate: "b", RegistryAuth: basic}, []string{"registry_auth: only applies to image"}},
+		{"incomplete auth", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Image: "python", RegistryAuth: &builders.AWSAuth{AccessKeyID: "a", SecretAccessKey: builders.NewSecret("s")}}, []string{"region: is required"}},
+		{"empty package", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Image: "python", Packages: []string{"numpy", " "}}, []string{"packages[1]"}},
+		{"multi-line package", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Image: "python", Packages: []string{"numpy\nrm -rf /"}}, []string{"packages[0]"}},
+		{"cpu below minimum", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Image: "python", CPUCount: -1}, []string{"cpu_count: must be between 1 and 32, got -1"}},
+		{"cpu odd", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Image: "python", CPUCount: 3}, []string{"cpu_count: must be 1 or an even number"}},
+		{"cpu above 32", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Image: "python", CPUCount: 34}, []string{"cpu_count: must be between 1 and 32, got 34"}},
+		{"memory odd", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Image: "python", MemoryMB: 1025}, []string{"memory_mb: must be an even number of MiB, got 1025"}},
+		{"base template with ready_cmd alone", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", BaseTemplate: "base", ReadyCmd: "true"}, []string{builders.StartReadyWithBaseTemplate}},
+		{"base template with start_cmd alone", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", BaseTemplate: "base", StartCmd: ptr("")}, []string{builders.StartReadyWithBaseTemplate}},
+		{"memory below minimum", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Image: "python", MemoryMB: 127}, []string{"memory_mb: must be at least 128, got 127"}},
+		{"every problem at once", &e2b.Backend, builders.TemplateSpec{TemplateID: "X", Image: "bad image", MemoryMB: 1}, []string{"template_id", "image:", "memory_mb"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.spec.Validate(tt.backend).Err()
+			if len(tt.wantErr) == 0 {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("want an error containing %q", tt.wantErr)
+			}
+			for _, want := range tt.wantErr {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not contain %q", err, want)
+				}
+			}
+		})
+	}
+}
+
+func TestTemplateSpecWarnings(t *testing.T) {
+	spec := builders.TemplateSpec{TemplateID: "py", Image: "python", ReadyCmd: "x", CPUCount: 2, Dockerfile: "FROM x", BaseTemplate: "b"}
+	fields := func(ws []builders.Warning) string {
+		var names []string
+		for _, w := range ws {
+			names = append(names, w.Field)
+		}
+		return strings.Join(names, ",")
+	}
+	if got := fields(spec.Warnings(&e2b.Backend)); got != "base_template,dockerfile" {
+		t.Errorf("e2b warnings = %s, want the two deprecations", got)
+	}
+	if got := fields(spec.Warnings(&opensandbox.Backend)); got != "ready_cmd,cpu_count,base_template,dockerfile" {
+		t.Errorf("opensandbox warnings = %s", got)
+	}
+	ws := spec.Warnings(&opensandbox.Backend)
+	if !strings.Contains(ws[0].Message, "ready_cmd is ignored by opensandbox") {
+		t.Errorf("warning must name the field and backend: %q", ws[0].Message)
+	}
+	if got := (builders.TemplateSpec{TemplateID: "py", Image: "python"}).Warnings(&e2b.Backend); len(got) != 0 {
+		t.Errorf("a plain spec has no warnings, got %v", got)
+	}
+}
+
+func ptr(s string) *string { return &s }
+
+func TestNamed(t *testing.T) {
+	for _, b := range All {
+		if got, err := Named(string(b.Name)); err != nil || got != b {
+			t.Errorf("Named(%q) = %v, %v", b.Name, got, err)
+		}
+	}
+	if _, err := Named("E2B"); err == nil {
+		t.Error("names are case-sensitive: E2B must be rejected")
+	}
+}
+
+// TestDescriptorsAreComplete: every listed backend names itself, has a template-id rule and a
+// constructor, ignores only fields the spec has, and builds from a source it does not ignore.
+func TestDescriptorsAreComplete(t *testing.T) {
+	for _, b := range All {
+		if b.Name == "" || b.Title == "" || b.TemplateID.Pattern == nil || b.TemplateID.Text == "" || b.Open == nil {
+			t.Errorf("%q: incomplete descriptor %+v", b.Name, b)
+		}
+		for field := range b.Ignored {
+			if !slices.Contains(builders.SpecFields, field) {
+				t.Errorf("%s ignores %q, which is not a spec field", b.Name, field)
+			}
+		}
+		for _, source := range b.Sources {
+			if !b.Uses(source) {
+				t.Errorf("%s builds from %s yet ignores it", b.Name, source)
+			}
+		}
+	}
+}

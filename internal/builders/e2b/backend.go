@@ -1,0 +1,70 @@
+package e2b
+
+import (
+	"context"
+	"strings"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
+)
+
+// Name is the backend's name in HCL.
+const Name builders.SandboxProvider = "e2b"
+
+// Provider-block settings, each falling back to the environment variable of E2B's SDKs.
+var (
+	settingAPIKey = builders.Setting{Path: "e2b.api_key", Env: EnvAPIKey, Sensitive: true,
+		Description: "E2B API key. Defaults to `" + EnvAPIKey + "`."}
+	settingDomain = builders.Setting{Path: "e2b.domain", Env: EnvDomain,
+		Description: "E2B domain; the API is `https://api.<domain>`. Defaults to `" + EnvDomain + "`, then `" + DefaultDomain + "`."}
+	settingAPIURL = builders.Setting{Path: "e2b.api_url", Env: EnvAPIURL,
+		Description: "Full API URL, overriding `domain` (self-hosted E2B, tests). Defaults to `" + EnvAPIURL + "`."}
+)
+
+// Backend describes E2B: templates built from an image, a base template or a Dockerfile.
+var Backend = builders.Backend{
+	Name:               Name,
+	Title:              "E2B",
+	TemplateID:         builders.NameRule,
+	Sources:            []string{builders.SourceImage, builders.SourceBaseTemplate, builders.SourceDockerfile},
+	DefaultStartCmdDoc: "`" + DefaultStartCmd + "`, in images built from `e2bdev/code-interpreter`",
+	Lists:              true,
+	Settings:           []builders.Setting{settingAPIKey, settingDomain, settingAPIURL},
+	Blocks:             []builders.SettingBlock{{Path: "e2b", Description: "E2B API access."}},
+	Open:               open,
+	Check:              check,
+}
+
+// Backend is E2B's descriptor.
+func (b *Builder) Backend() *builders.Backend { return &Backend }
+
+func open(_ context.Context, env builders.Env) (builders.Builder, error) {
+	cfg := ConfigFromEnv()
+	set := func(dst *string, s builders.Setting) {
+		if v := env.Settings.String(s.Path); v != "" {
+			*dst = v
+		}
+	}
+	set(&cfg.Domain, settingDomain)
+	set(&cfg.APIURL, settingAPIURL)
+	if key := env.Settings.String(settingAPIKey.Path); key != "" {
+		cfg.APIKey = builders.NewSecret(key)
+	}
+	if cfg.APIKey.IsEmpty() {
+		return nil, builders.MissingSetting(Name, settingAPIKey, env.Settings)
+	}
+	cfg.UserAgent = env.UserAgent
+	cfg.HTTPClient = apihttp.TimeoutClient(env.RequestTimeout)
+	return New(cfg)
+}
+
+// check adds E2B's own rule: a Dockerfile it can build from a spec (see parseDockerfile).
+func check(spec builders.TemplateSpec) builders.FieldErrors {
+	if spec.Dockerfile == "" {
+		return nil
+	}
+	if err := ValidateDockerfile(spec.Dockerfile); err != nil {
+		return builders.FieldErrors{{Field: builders.SourceDockerfile, Message: strings.TrimPrefix(err.Error(), "dockerfile: ")}}
+	}
+	return nil
+}

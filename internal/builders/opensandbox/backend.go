@@ -1,0 +1,69 @@
+package opensandbox
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
+)
+
+// Name is the backend's name in HCL.
+const Name builders.SandboxProvider = "opensandbox"
+
+// Provider-block settings, each falling back to the environment variable of OpenSandbox's SDKs.
+var (
+	settingDomain = builders.Setting{Path: "opensandbox.domain", Env: EnvDomain,
+		Description: "OpenSandbox server, as `host:port` or a URL. Defaults to `" + EnvDomain + "`."}
+	settingAPIKey = builders.Setting{Path: "opensandbox.api_key", Env: EnvAPIKey, Sensitive: true,
+		Description: "OpenSandbox API key. Defaults to `" + EnvAPIKey + "`."}
+	settingMaxSandboxTimeout = builders.Setting{Path: "opensandbox.max_sandbox_timeout_seconds", Int: true, Min: minSandboxTimeout,
+		Description: fmt.Sprintf("The server's `server.max_sandbox_timeout_seconds`: the longest sandbox `timeout` it "+
+			"accepts. The builder sandbox lives for the build's timeout plus 10 minutes, capped at this; a build whose "+
+			"create or update timeout is longer fails before it starts. Defaults to %d (one day, as in OpenSandbox's "+
+			"example configuration; a server without a cap accepts it).", DefaultMaxSandboxTimeoutSeconds)}
+)
+
+// Backend describes OpenSandbox: templates are named snapshots of a sandbox started from an image.
+var Backend = builders.Backend{
+	Name:       Name,
+	Title:      "OpenSandbox",
+	TemplateID: builders.NameRule,
+	Sources:    []string{builders.SourceImage},
+	Ignored: map[string]string{
+		"ready_cmd":     "OpenSandbox has no ready check; the sandbox is snapshotted once it is Running",
+		"cpu_count":     "OpenSandbox snapshots carry no sizing; set resource limits where sandboxes are started",
+		"memory_mb":     "OpenSandbox snapshots carry no sizing; set resource limits where sandboxes are started",
+		"base_template": "OpenSandbox snapshots a sandbox started from an image; it has no templates to build on",
+		"dockerfile":    "OpenSandbox cannot build from a Dockerfile; use image and packages",
+	},
+	DefaultStartCmdDoc: "`" + CodeInterpreterEntrypoint[0] + "`, in images built from `opensandbox/code-interpreter`",
+	Lists:              true,
+	RegistryLogin:      true,
+	Settings:           []builders.Setting{settingDomain, settingAPIKey, settingMaxSandboxTimeout},
+	Blocks:             []builders.SettingBlock{{Path: "opensandbox", Description: "OpenSandbox lifecycle API access."}},
+	Open:               open,
+	SandboxEntrypoint:  SandboxEntrypoint,
+}
+
+// Backend is OpenSandbox's descriptor.
+func (b *Builder) Backend() *builders.Backend { return &Backend }
+
+func open(_ context.Context, env builders.Env) (builders.Builder, error) {
+	cfg := ConfigFromEnv()
+	if v := env.Settings.String(settingDomain.Path); v != "" {
+		cfg.Domain = v
+	}
+	if v := env.Settings.String(settingAPIKey.Path); v != "" {
+		cfg.APIKey = builders.NewSecret(v)
+	}
+	if n := env.Settings.Int(settingMaxSandboxTimeout.Path); n != 0 {
+		cfg.MaxSandboxTimeoutSeconds = n
+	}
+	if cfg.Domain == "" && cfg.BaseURL == "" {
+		return nil, builders.MissingSetting(Name, settingDomain, env.Settings)
+	}
+	cfg.RegistryLogin = env.RegistryLogin
+	cfg.HTTPClient = apihttp.StreamingClient(env.RequestTimeout)
+	return New(cfg)
+}

@@ -1,0 +1,81 @@
+package provider
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
+)
+
+// The schema's words about backends, derived from their descriptors so that a new backend
+// shows up in every description and validator without editing them.
+
+// backendOneOf accepts the names of bs.
+func backendOneOf(bs []*builders.Backend) validator.String {
+	return stringvalidator.OneOf(backends.Names(bs)...)
+}
+
+// backtickList lists the names of bs as Markdown code: "`e2b`, `opensandbox`".
+func backtickList(bs []*builders.Backend) string {
+	quoted := make([]string, len(bs))
+	for i, b := range bs {
+		quoted[i] = "`" + string(b.Name) + "`"
+	}
+	return strings.Join(quoted, ", ")
+}
+
+// usedBy is " (E2B only)" for a field only some backends use, "" for one all use.
+func usedBy(field string) string {
+	users := backends.Where(func(b *builders.Backend) bool { return b.Uses(field) })
+	if len(users) == len(backends.All) {
+		return ""
+	}
+	return " (" + titles(users) + " only)"
+}
+
+// templateIDRules says each backend's template-id rule, grouping backends that share one.
+func templateIDRules() string {
+	var texts []string
+	byText := map[string][]*builders.Backend{}
+	for _, b := range backends.All {
+		if byText[b.TemplateID.Text] == nil {
+			texts = append(texts, b.TemplateID.Text)
+		}
+		byText[b.TemplateID.Text] = append(byText[b.TemplateID.Text], b)
+	}
+	rules := make([]string, len(texts))
+	for i, text := range texts {
+		rules[i] = fmt.Sprintf("%s: %s", titles(byText[text]), text)
+	}
+	return strings.Join(rules, "; ")
+}
+
+// defaultStartCmds says what each building backend starts when start_cmd is unset.
+func defaultStartCmds() string {
+	var defaults []string
+	for _, b := range backends.Where((*builders.Backend).Builds) {
+		if b.DefaultStartCmdDoc != "" {
+			defaults = append(defaults, b.Title+": "+b.DefaultStartCmdDoc)
+		}
+	}
+	return strings.Join(defaults, "; ")
+}
+
+// registryExchanges says where each building backend turns aws and gcp credentials into a login.
+func registryExchanges() string {
+	server := backends.Where(func(b *builders.Backend) bool { return b.Uses("registry_auth") && !b.RegistryLogin })
+	client := backends.Where(func(b *builders.Backend) bool { return b.Uses("registry_auth") && b.RegistryLogin })
+	var says []string
+	if len(server) > 0 {
+		says = append(says, titles(server)+" exchanges AWS and GCP credentials server side.")
+	}
+	if len(client) > 0 {
+		says = append(says, "The provider exchanges them for "+titles(client)+", which takes only a username and password "+
+			"(ECR token; Google access token with user `oauth2accesstoken`).")
+	}
+	return strings.Join(says, " ")
+}

@@ -1,0 +1,53 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
+
+// lifecycle is where a template resource stands. It is derived from state in one place
+// (lifecycleOf); status holds the build outcome, and the private "imported" key says whether the
+// resource came from an import whose inputs the first update adopts instead of rebuilding.
+type lifecycle int
+
+const (
+	lifecycleBuilt       lifecycle = iota // the last build (or check) made the template usable
+	lifecycleImported                     // imported, not yet updated: the configured inputs are adopted
+	lifecycleBuilding                     // a create saw the template exist, not its build finish
+	lifecycleFailed                       // the last build failed
+	lifecycleUnsupported                  // the backend builds nothing (Bedrock): recorded UNSUPPORTED
+)
+
+// statusBuilding is the status saved while a create waits for its build. It is a state of this
+// resource, not a build outcome, so it is not one of the core's statuses.
+const statusBuilding = "BUILDING"
+
+// privateImported marks state that came from an import.
+const privateImported = "imported"
+
+type privateReader interface {
+	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+}
+
+// lifecycleOf derives the lifecycle from a state's status and its private data.
+func lifecycleOf(ctx context.Context, state templateModel, private privateReader) (lifecycle, diag.Diagnostics) {
+	imported, diags := private.GetKey(ctx, privateImported)
+	switch status := state.Status.ValueString(); {
+	case len(imported) > 0:
+		return lifecycleImported, diags
+	case status == statusBuilding:
+		return lifecycleBuilding, diags
+	case status == string(builders.StatusFailed):
+		return lifecycleFailed, diags
+	case status == string(builders.StatusUnsupported):
+		return lifecycleUnsupported, diags
+	}
+	return lifecycleBuilt, diags
+}
+
+// unconfirmed tells whether the template may exist without a build this resource saw succeed:
+// a create that stopped waiting, or a failed build, which the backend may still finish.
+func (l lifecycle) unconfirmed() bool { return l == lifecycleBuilding || l == lifecycleFailed }
