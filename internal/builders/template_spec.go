@@ -6,8 +6,9 @@ import (
 	"strings"
 )
 
-// Defaults applied when a spec leaves cpu_count or memory_mb unset (zero). They are E2B's own SDK
-// defaults (Template.build: cpuCount 2, memoryMB 1024), the only backend here that sizes templates.
+// Defaults applied when a spec leaves cpu_count or memory_mb unset (zero), so that a build's
+// fingerprint does not tell unset from the default. They are E2B's SDK defaults (Template.build:
+// cpuCount 2, memoryMB 1024); backends that do not size templates ignore both.
 const (
 	DefaultSandboxCPUCount = 2
 	DefaultSandboxMemoryMB = 1024
@@ -39,12 +40,6 @@ type TemplateSpec struct {
 
 	ForceRebuild bool
 }
-
-// StartReadyWithBaseTemplate is the rule for commands on a base template: E2B replaces the base's
-// start metadata as a whole when either command is set (orchestrator/pkg/template/build/phases/
-// finalize/builder.go), so setting one alone would silently drop the base's start command.
-const StartReadyWithBaseTemplate = "start_cmd and ready_cmd: with base_template, set both or neither; " +
-	"E2B replaces the base template's start and ready commands together, so setting one alone drops the other"
 
 // StartCommand returns the start command to use: the spec's own, or backendDefault when the spec
 // leaves it unset (defaulted is then true, so a failure can say where the command came from).
@@ -93,20 +88,6 @@ func (s TemplateSpec) Validate(b *Backend) FieldErrors {
 		if problem := PackageProblem(pkg); problem != "" {
 			errs = append(errs, FieldError{Field: fmt.Sprintf("packages[%d]", i), Message: problem})
 		}
-	}
-	if problem := CPUCountProblem(int64(s.CPUCount)); s.CPUCount != 0 && problem != "" {
-		errs = append(errs, FieldError{Field: "cpu_count", Message: problem})
-	}
-	if problem := MemoryMBProblem(int64(s.MemoryMB)); s.MemoryMB != 0 && problem != "" {
-		errs = append(errs, FieldError{Field: "memory_mb", Message: problem})
-	}
-	if s.BaseTemplate != "" && (s.StartCmd == nil) != (s.ReadyCmd == "") {
-		field := "start_cmd"
-		if s.StartCmd == nil {
-			field = "ready_cmd"
-		}
-		errs = append(errs, FieldError{Field: field, Message: StartReadyWithBaseTemplate,
-			Reads: []string{"base_template", "start_cmd", "ready_cmd"}})
 	}
 	if b.Check != nil {
 		errs = append(errs, b.Check(s)...)

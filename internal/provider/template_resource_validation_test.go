@@ -24,21 +24,21 @@ func TestAccTemplateRejectsBadConfigAtPlan(t *testing.T) {
   image = "python"`, `(?s)Invalid template_id.*"Py" is not valid for e2b`},
 		{"bad image reference", `backend = "e2b"
   template_id = "py"
-  image = "Python:3.12"`, `(?s)Invalid image reference.*image = "Python:3.12"`},
+  image = "Python:3.12"`, `(?s)Invalid image.*image = "Python:3.12".*image: "Python:3.12" is not a valid image reference`},
 		{"no image", `backend = "e2b"
-  template_id = "py"`, `(?s)Missing image`},
+  template_id = "py"`, `(?s)Invalid image.*image: is required: set one of image, base_template, dockerfile`},
 		{"image and base_template", `backend = "e2b"
   template_id = "py"
   image = "python"
-  base_template = "base"`, `(?s)Invalid Attribute Combination.*base_template`},
+  base_template = "base"`, `(?s)Invalid base_template.*base_template = "base".*set exactly one of image, base_template,\s+dockerfile, got image\s+and base_template`},
 		{"cpu_count below 1", `backend = "e2b"
   template_id = "py"
   image = "python"
-  cpu_count = 0`, `(?s)Invalid cpu_count.*cpu_count must be between 1 and 32, got 0`},
+  cpu_count = 0`, `(?s)Invalid Attribute Value.*cpu_count = 0.*value must be at least 1, got: 0`},
 		{"cpu_count odd", `backend = "e2b"
   template_id = "py"
   image = "python"
-  cpu_count = 3`, `(?s)Invalid cpu_count.*1 or an even number.*got 3`},
+  cpu_count = 3`, `(?s)Invalid cpu_count.*cpu_count = 3.*1 or an even number.*got 3`},
 		{"cpu_count above 32", `backend = "e2b"
   template_id = "py"
   image = "python"
@@ -54,7 +54,7 @@ func TestAccTemplateRejectsBadConfigAtPlan(t *testing.T) {
 		{"base_template with ready_cmd alone", `backend = "e2b"
   template_id = "py"
   base_template = "code-interpreter-v1"
-  ready_cmd = "true"`, `(?s)start_cmd and ready_cmd go together.*with base_template, set both or\s+neither`},
+  ready_cmd = "true"`, `(?s)Invalid ready_cmd.*ready_cmd = "true".*with base_template, set start_cmd and ready_cmd both\s+or\s+neither`},
 		{"aws without region", `backend = "e2b"
   template_id = "py"
   image = "python"
@@ -73,14 +73,14 @@ func TestAccTemplateRejectsBadConfigAtPlan(t *testing.T) {
 		{"malformed gcp key", `backend = "e2b"
   template_id = "py"
   image = "python"
-  registry_auth = { gcp = { service_account_json = "{\"type\": \"service_account\"," } }`, `(?s)Invalid service account key.*not valid JSON`},
+  registry_auth = { gcp = { service_account_json = "{\"type\": \"service_account\"," } }`, `(?s)Invalid registry_auth.gcp.service_account_json.*registry_auth = \{ gcp.*not valid JSON`},
 		{"registry_auth without image", `backend = "e2b"
   template_id = "py"
   base_template = "base"
-  registry_auth = { basic = { username = "u", password = "p" } }`, `(?s)registry_auth without image`},
+  registry_auth = { basic = { username = "u", password = "p" } }`, `(?s)Invalid registry_auth.*registry_auth = \{ basic.*only applies to image; set image or remove registry_auth`},
 		{"opensandbox with only a dockerfile", `backend = "opensandbox"
   template_id = "py"
-  dockerfile = "FROM python"`, `(?s)OpenSandbox snapshots a sandbox started from an image`},
+  dockerfile = "FROM python"`, `(?s)Invalid dockerfile.*dockerfile = "FROM python".*the OpenSandbox backend does not build from dockerfile.*set\s+image`},
 		{"multi-line package", `backend = "e2b"
   template_id = "py"
   image = "python"
@@ -119,11 +119,11 @@ func TestAccTemplateRejectsBadConfigAtPlan(t *testing.T) {
 		{"gcp key of the wrong type", `backend = "e2b"
   template_id = "py"
   image = "python"
-  registry_auth = { gcp = { service_account_json = "{\"type\": \"authorized_user\"}" } }`, `(?s)Invalid service account key.*service_account`},
+  registry_auth = { gcp = { service_account_json = "{\"type\": \"authorized_user\"}" } }`, `(?s)Invalid registry_auth.gcp.service_account_json.*"type" must be "service_account", got\s+"authorized_user"`},
 		{"empty aws access key id", `backend = "e2b"
   template_id = "py"
   image = "python"
-  registry_auth = { aws = { access_key_id = "", secret_access_key = "s", region = "us-east-1" } }`, `(?s)access_key_id.*length must be at least 1`},
+  registry_auth = { aws = { access_key_id = "", secret_access_key = "s", region = "us-east-1" } }`, `(?s)Invalid registry_auth.aws.access_key_id.*registry_auth.aws.access_key_id: must not be empty`},
 		{"invalid timeout", `backend = "e2b"
   template_id = "py"
   image = "python"
@@ -134,11 +134,11 @@ func TestAccTemplateRejectsBadConfigAtPlan(t *testing.T) {
   timeouts = { update = "-5m" }`, `(?s)Invalid timeouts.update.*must be positive, got "-5m"`},
 		{"dockerfile with COPY", `backend = "e2b"
   template_id = "py"
-  dockerfile = "FROM python:3.12\nCOPY . /app"`, `(?s)Unsupported dockerfile.*COPY`},
+  dockerfile = "FROM python:3.12\nCOPY . /app"`, `(?s)Invalid dockerfile.*dockerfile = .*COPY needs files from a build context`},
 		{"dockerfile and image", `backend = "e2b"
   template_id = "py"
   image = "python"
-  dockerfile = "FROM python"`, `(?s)Invalid Attribute Combination.*dockerfile`},
+  dockerfile = "FROM python"`, `(?s)Invalid dockerfile.*dockerfile = "FROM python".*got image\s+and\s+dockerfile`},
 		{"bedrock id shape", `backend = "bedrock"
   template_id = "not-an-interpreter-id"`, `(?s)Invalid template_id.*code\s+interpreter\s+id`},
 	}

@@ -46,8 +46,8 @@ func TestTemplateSpecValidation(t *testing.T) {
 		{"cpu odd", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Image: "python", CPUCount: 3}, []string{"cpu_count: must be 1 or an even number"}},
 		{"cpu above 32", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Image: "python", CPUCount: 34}, []string{"cpu_count: must be between 1 and 32, got 34"}},
 		{"memory odd", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Image: "python", MemoryMB: 1025}, []string{"memory_mb: must be an even number of MiB, got 1025"}},
-		{"base template with ready_cmd alone", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", BaseTemplate: "base", ReadyCmd: "true"}, []string{builders.StartReadyWithBaseTemplate}},
-		{"base template with start_cmd alone", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", BaseTemplate: "base", StartCmd: ptr("")}, []string{builders.StartReadyWithBaseTemplate}},
+		{"base template with ready_cmd alone", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", BaseTemplate: "base", ReadyCmd: "true"}, []string{e2b.StartReadyWithBaseTemplate}},
+		{"base template with start_cmd alone", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", BaseTemplate: "base", StartCmd: ptr("")}, []string{e2b.StartReadyWithBaseTemplate}},
 		{"memory below minimum", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Image: "python", MemoryMB: 127}, []string{"memory_mb: must be at least 128, got 127"}},
 		{"every problem at once", &e2b.Backend, builders.TemplateSpec{TemplateID: "X", Image: "bad image", MemoryMB: 1}, []string{"template_id", "image:", "memory_mb"}},
 	}

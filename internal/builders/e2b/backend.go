@@ -58,13 +58,15 @@ func open(_ context.Context, env builders.Env) (builders.Builder, error) {
 	return New(cfg)
 }
 
-// check adds E2B's own rule: a Dockerfile it can build from a spec (see parseDockerfile).
+// check adds E2B's own rules: its sizing, commands on a base template, and a Dockerfile it can
+// build from a spec (see parseDockerfile).
 func check(spec builders.TemplateSpec) builders.FieldErrors {
+	errs := sizingAndCommands(spec)
 	if spec.Dockerfile == "" {
-		return nil
+		return errs
 	}
 	if err := ValidateDockerfile(spec.Dockerfile); err != nil {
-		return builders.FieldErrors{{Field: builders.SourceDockerfile, Message: strings.TrimPrefix(err.Error(), "dockerfile: ")}}
+		errs = append(errs, builders.FieldError{Field: builders.SourceDockerfile, Message: strings.TrimPrefix(err.Error(), "dockerfile: ")})
 	}
-	return nil
+	return errs
 }
