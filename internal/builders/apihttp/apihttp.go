@@ -1,5 +1,8 @@
-// Package apihttp holds the plumbing the hand-written backend clients share: waiting between
-// tries, reading Retry-After, draining answers and unquoting transport errors.
+// Package apihttp is the one HTTP core of the hand-written backend clients (E2B, OpenSandbox):
+// Client.Do sends a request, retries what its retry class allows, and turns a non-2xx answer into
+// an *Error scrubbed of every secret in play. Each backend keeps only its endpoints and its
+// error-body parser. This file holds the small helpers: waiting, Retry-After, draining answers
+// and unquoting transport errors.
 package apihttp
 
 import (

@@ -98,7 +98,7 @@ func reasonOf(info templateBuildInfo) string {
 // already started; the build having left "waiting" then proves our earlier attempt got through.
 func (b *Builder) startBuild(ctx context.Context, created templateRequestResponseV3, plan buildPlan) error {
 	err := b.api.startBuild(ctx, created.TemplateID, created.BuildID, plan.start, plan.secrets)
-	if s := statusOf(err); s != http.StatusBadRequest && s != http.StatusConflict {
+	if s := apihttp.StatusOf(err); s != http.StatusBadRequest && s != http.StatusConflict {
 		return err
 	}
 	info, statusErr := b.api.buildStatus(ctx, created.TemplateID, created.BuildID, 0)

@@ -213,6 +213,7 @@ func TestBuildFailure(t *testing.T) {
 	}{
 		{"pip install exited with code 1", builders.StageTemplateBuild},
 		{"failed to pull image registry.example.com/missing:1: manifest unknown", builders.StageImagePull},
+		{"ImagePullBackOff: registry.example.com/missing:1", builders.StageImagePull}, // a marker OpenSandbox knew first
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.stage), func(t *testing.T) {

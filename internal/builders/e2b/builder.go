@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
-	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
 // ErrNoAPIKey is New's error when Config has no API key.
@@ -34,8 +33,7 @@ func New(cfg Config) (*Builder, error) {
 	}
 	cfg = cfg.withDefaults()
 	return &Builder{
-		api: &client{base: base, apiKey: cfg.APIKey, http: cfg.HTTPClient, userAgent: cfg.UserAgent,
-			retryBase: defaultRetryBaseDelay, wait: apihttp.Sleep},
+		api:          newClient(base, cfg),
 		pollInterval: cfg.PollInterval,
 		maxPoll:      cfg.MaxPollInterval,
 	}, nil

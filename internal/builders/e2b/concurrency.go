@@ -27,18 +27,14 @@ const waitingGrace = 2 * time.Minute
 func (b *Builder) registerWhenSlotFree(ctx context.Context, req templateBuildRequestV3, logs *buildLog) (templateRequestResponseV3, error) {
 	for waited := false; ; {
 		created, err := b.api.createTemplate(ctx, req)
-		if statusOf(err) != http.StatusTooManyRequests {
+		if apihttp.StatusOf(err) != http.StatusTooManyRequests {
 			return created, err
 		}
 		if !waited {
 			logs.addf("waiting for a free build slot: %s", apiMessage(err))
 			waited = true
 		}
-		delay, ok := apihttp.ParseRetryAfter(retryAfterOf(err), time.Now())
-		if !ok {
-			delay = slotPollInterval + rand.N(slotPollInterval/4)
-		}
-		if err := b.api.wait(ctx, min(delay, maxRetryAfter)); err != nil {
+		if err := b.api.WaitRetryAfter(ctx, err, slotPollInterval+rand.N(slotPollInterval/4)); err != nil {
 			return created, fmt.Errorf("waiting for a free build slot: %w", err)
 		}
 	}
@@ -79,7 +75,7 @@ func otherBuildInFlight(builds []templateBuild, ours string, now time.Time) bool
 }
 
 func apiMessage(err error) string {
-	if e := asAPIError(err); e != nil && strings.TrimSpace(e.Message) != "" {
+	if e, ok := apihttp.AsError(err); ok && strings.TrimSpace(e.Message) != "" {
 		return e.Message
 	}
 	return err.Error()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
 // Environment variables honoured by ConfigFromEnv; the names are the E2B SDKs'.
@@ -31,7 +32,7 @@ const (
 )
 
 // DefaultUserAgent identifies the provider to E2B.
-const DefaultUserAgent = "terraform-provider-sandbox"
+const DefaultUserAgent = apihttp.DefaultUserAgent
 
 // Config configures a Builder.
 type Config struct {

@@ -58,7 +58,7 @@ func TestRequestsCarryKeyAndUserAgent(t *testing.T) {
 	if r.Header.Get("User-Agent") != "sandboxtf-test/1.0" || r.Header.Get("X-API-Key") == "" {
 		t.Errorf("headers = %v, want the user agent and an API key", r.Header)
 	}
-	if s := b.api.apiKey.String(); s != builders.Redacted {
+	if s := b.api.APIKey.String(); s != builders.Redacted {
 		t.Errorf("the key prints as %q", s)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
 
 // dockerfileBuild is a Dockerfile translated into a build from image, as the SDKs'
@@ -107,7 +109,7 @@ func execForm(args string) string {
 	if strings.HasPrefix(args, "[") && json.Unmarshal([]byte(args), &parts) == nil {
 		quoted := make([]string, len(parts))
 		for i, p := range parts {
-			quoted[i] = shellQuote(p)
+			quoted[i] = builders.ShellQuote(p)
 		}
 		return strings.Join(quoted, " ")
 	}

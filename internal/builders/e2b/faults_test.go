@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/e2bemu"
 )
 
@@ -51,7 +52,7 @@ func TestRetriesAreBounded(t *testing.T) {
 	b := newTestBuilder(t, emu)
 	waits := recordWaits(b)
 	_, err := b.Build(t.Context(), builders.TemplateSpec{TemplateID: "down", Image: ciImage}, builders.Observer{})
-	if statusOf(err) != http.StatusServiceUnavailable || builders.StageOf(err, "") != builders.StageTemplateCreate {
+	if apihttp.StatusOf(err) != http.StatusServiceUnavailable || builders.StageOf(err, "") != builders.StageTemplateCreate {
 		t.Fatalf("error = %v, want the 503 at TEMPLATE_CREATE", err)
 	}
 	if n := emu.CountRequests("", "/"); n != maxAttempts {
@@ -68,8 +69,8 @@ func TestClientErrorsAreNotRetried(t *testing.T) {
 	emu := newEmulator(t)
 	emu.FailNext(1, http.StatusBadRequest)
 	_, err := newTestBuilder(t, emu).Build(t.Context(), builders.TemplateSpec{TemplateID: "bad", Image: ciImage}, builders.Observer{})
-	var apiErr *APIError
-	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusBadRequest || apiErr.Code != http.StatusBadRequest || apiErr.Message == "" {
+	var apiErr *apihttp.Error
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusBadRequest || apiErr.Code != "400" || apiErr.Message == "" {
 		t.Fatalf("error = %v, want a typed 400", err)
 	}
 	if n := emu.CountRequests("", "/"); n != 1 {
@@ -91,7 +92,7 @@ func TestRejectedAPIKey(t *testing.T) {
 		t.Errorf("%d requests sent, want exactly 1 (no retry)", n)
 	}
 	_, err := b.Build(t.Context(), builders.TemplateSpec{TemplateID: "py", Image: ciImage}, builders.Observer{})
-	if builders.StageOf(err, "") != builders.StageAPIAuth || statusOf(err) != http.StatusUnauthorized {
+	if builders.StageOf(err, "") != builders.StageAPIAuth || apihttp.StatusOf(err) != http.StatusUnauthorized {
 		t.Errorf("Build error = %v, want API_AUTH wrapping the 401", err)
 	}
 	assertNoSecrets(t, got.Detail+err.Error(), wrongKey, testAPIKey)

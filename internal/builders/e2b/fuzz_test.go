@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -33,17 +34,22 @@ func FuzzDecodeBuildStatus(f *testing.F) {
 	} {
 		f.Add(seed.status, []byte(seed.body))
 	}
-	c := &client{apiKey: builders.NewSecret(fuzzKey)}
+	var status int
+	var body []byte
+	answer := roundTripFunc(func(*http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: status, Header: http.Header{}, Body: io.NopCloser(bytes.NewReader(body))}, nil
+	})
+	c := newClient(&url.URL{Scheme: "http", Host: "e2b.invalid"}, Config{APIKey: builders.NewSecret(fuzzKey), HTTPClient: &http.Client{Transport: answer}})
+	c.Retry.MaxAttempts = 1 // one answer, decoded
 	b := &Builder{}
-	f.Fuzz(func(t *testing.T, status int, body []byte) {
-		if status < 100 || status > 999 {
+	f.Fuzz(func(t *testing.T, fuzzStatus int, fuzzBody []byte) {
+		if fuzzStatus < 100 || fuzzStatus > 999 {
 			return
 		}
-		resp := &http.Response{StatusCode: status, Header: http.Header{}, Body: io.NopCloser(bytes.NewReader(body))}
-		var info templateBuildInfo
-		err := c.decode(resp, request{method: "GET", path: "/templates/t/builds/b/status", out: &info})
+		status, body = fuzzStatus, fuzzBody
+		info, err := c.buildStatus(t.Context(), "t", "b", 0)
 		if err == nil && info.Status == "error" {
-			err = b.buildFailed(info, &buildLog{secrets: []builders.Secret{c.apiKey}}, "")
+			err = b.buildFailed(info, &buildLog{secrets: []builders.Secret{c.APIKey}}, "")
 		}
 		if err != nil && strings.Contains(err.Error(), fuzzKey) {
 			t.Fatalf("the API key leaked into an error: %v", err)

@@ -32,7 +32,7 @@ func newTestBuilder(t *testing.T, emu *e2bemu.Server, edit ...func(*Config)) *Bu
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.api.retryBase = time.Millisecond
+	b.api.Retry.BaseDelay = time.Millisecond
 	return b
 }
 
@@ -40,7 +40,7 @@ func newTestBuilder(t *testing.T, emu *e2bemu.Server, edit ...func(*Config)) *Bu
 func recordWaits(b *Builder) func() []time.Duration {
 	var mu sync.Mutex
 	var waits []time.Duration
-	b.api.wait = func(ctx context.Context, d time.Duration) error {
+	b.api.Wait = func(ctx context.Context, d time.Duration) error {
 		mu.Lock()
 		defer mu.Unlock()
 		waits = append(waits, d)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
 // listedTemplate is the part of GET /templates' Template that names it.
@@ -22,7 +23,7 @@ type listedTemplate struct {
 // template without a name cannot be addressed by template_id and is left out.
 func (b *Builder) ListTemplates(ctx context.Context) ([]string, error) {
 	var listed []listedTemplate
-	if err := b.api.do(ctx, request{method: http.MethodGet, path: "/templates", out: &listed}); err != nil {
+	if err := b.api.Do(ctx, apihttp.Request{Method: http.MethodGet, Path: "/templates", Out: &listed}); err != nil {
 		return nil, atStage(builders.StageTemplateLookup, fmt.Errorf("listing templates: %w", err))
 	}
 	var names []string

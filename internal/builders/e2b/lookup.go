@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
 // usableTag is the tag a template is built under and resolved by (E2B's default).
@@ -28,7 +29,7 @@ func (b *Builder) IsUsable(ctx context.Context, templateID string) (bool, error)
 	switch {
 	case err == nil:
 		return true, nil
-	case IsNotFound(err), statusOf(err) == http.StatusForbidden:
+	case apihttp.IsNotFound(err), apihttp.StatusOf(err) == http.StatusForbidden:
 		return false, nil
 	}
 	return false, atStage(builders.StageTemplateLookup, fmt.Errorf("looking up template %s: %w", templateID, err))
@@ -37,7 +38,7 @@ func (b *Builder) IsUsable(ctx context.Context, templateID string) (bool, error)
 // Delete removes the template (by alias); a template that is already gone is not an error.
 func (b *Builder) Delete(ctx context.Context, templateID string) error {
 	err := b.api.deleteTemplate(ctx, templateID)
-	if err == nil || IsNotFound(err) {
+	if err == nil || apihttp.IsNotFound(err) {
 		return nil
 	}
 	return atStage(builders.StageTemplateLookup, fmt.Errorf("deleting template %s: %w", templateID, err))

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
 // TestIsUsable: a template is usable only when a READY build carries its default tag. E2B tags
@@ -69,7 +70,7 @@ func TestIsUsableErrors(t *testing.T) {
 	emu := newEmulator(t)
 	b := newTestBuilder(t, emu)
 	emu.FailNext(maxAttempts, http.StatusInternalServerError)
-	if _, err := b.IsUsable(t.Context(), "py"); builders.StageOf(err, "") != builders.StageTemplateLookup || statusOf(err) != http.StatusInternalServerError {
+	if _, err := b.IsUsable(t.Context(), "py"); builders.StageOf(err, "") != builders.StageTemplateLookup || apihttp.StatusOf(err) != http.StatusInternalServerError {
 		t.Errorf("persistent 500 = %v, want TEMPLATE_LOOKUP", err)
 	}
 	emu.FailNext(1, http.StatusUnauthorized)

@@ -3,7 +3,6 @@ package e2b
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
@@ -62,25 +61,10 @@ func (b *Builder) buildFailed(info templateBuildInfo, logs *buildLog, hint strin
 	}
 	stage := builders.StageTemplateBuild
 	switch {
-	case isImagePullFailure(texts...):
+	case builders.IsImagePullFailure(texts...):
 		stage = builders.StageImagePull
 	case hint != "" && failedAtStartCmd(texts...):
 		reason += "; " + hint
 	}
 	return builders.AtStage(stage, fmt.Errorf("build %s failed: %s", info.BuildID, builders.Scrub(reason, logs.secrets...)), logs.result()...)
-}
-
-// isImagePullFailure recognises registry pull failures in E2B's reasons and in Docker's and
-// containerd's messages ("pull access denied", "manifest unknown", "failed to pull").
-func isImagePullFailure(texts ...string) bool {
-	for _, t := range texts {
-		t = strings.ToLower(t)
-		for _, marker := range []string{"pull access denied", "failed to pull", "error pulling", "pulling image", "image pull",
-			"manifest unknown", "manifest for", "repository does not exist", "unauthorized: authentication required", "no such image"} {
-			if strings.Contains(t, marker) {
-				return true
-			}
-		}
-	}
-	return false
 }

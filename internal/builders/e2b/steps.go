@@ -1,6 +1,10 @@
 package e2b
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
 
 // Step types of the SDKs' Template builder (js-sdk template/index.ts).
 const (
@@ -22,9 +26,7 @@ func runStep(command string, user ...string) templateStep {
 func pipInstallStep(packages []string) templateStep {
 	quoted := make([]string, len(packages))
 	for i, p := range packages {
-		quoted[i] = shellQuote(p)
+		quoted[i] = builders.ShellQuote(p)
 	}
 	return runStep("pip install -- "+strings.Join(quoted, " "), "root")
 }
-
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

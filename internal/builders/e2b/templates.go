@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
 // statusLogsLimit is the most log entries one status poll returns (the spec's maximum).
@@ -22,31 +23,32 @@ const buildsPageLimit = 20
 // answer we get is the one we start.
 func (c *client) createTemplate(ctx context.Context, req templateBuildRequestV3) (templateRequestResponseV3, error) {
 	var out templateRequestResponseV3
-	err := c.do(ctx, request{method: http.MethodPost, path: "/v3/templates", in: req, out: &out, own429: true})
+	// A 429 (the team's build limit) is waited out by registerWhenSlotFree, not retried here.
+	err := c.Do(ctx, apihttp.Request{Method: http.MethodPost, Path: "/v3/templates", In: req, Out: &out, Retry: apihttp.RetryExcept429})
 	return out, err
 }
 
 // startBuild starts build buildID. It is keyed by the build id, so a repeat cannot start a second
 // build: at worst it is refused because the build already started (see Builder.startBuild).
 func (c *client) startBuild(ctx context.Context, templateID, buildID string, req templateBuildStartV2, secrets []builders.Secret) error {
-	return c.do(ctx, request{method: http.MethodPost, path: "/v2/templates/" + url.PathEscape(templateID) + "/builds/" + url.PathEscape(buildID),
-		in: req, secrets: secrets})
+	return c.Do(ctx, apihttp.Request{Method: http.MethodPost, Path: "/v2/templates/" + url.PathEscape(templateID) + "/builds/" + url.PathEscape(buildID),
+		In: req, Secrets: secrets, Retry: apihttp.RetryAll})
 }
 
 // buildStatus returns the build's state and its log entries from logsOffset on.
 func (c *client) buildStatus(ctx context.Context, templateID, buildID string, logsOffset int) (templateBuildInfo, error) {
 	var out templateBuildInfo
 	query := url.Values{"logsOffset": {strconv.Itoa(logsOffset)}, "limit": {strconv.Itoa(statusLogsLimit)}}
-	err := c.do(ctx, request{method: http.MethodGet, path: "/templates/" + url.PathEscape(templateID) + "/builds/" + url.PathEscape(buildID) + "/status",
-		query: query, out: &out})
+	err := c.Do(ctx, apihttp.Request{Method: http.MethodGet, Path: "/templates/" + url.PathEscape(templateID) + "/builds/" + url.PathEscape(buildID) + "/status",
+		Query: query, Out: &out})
 	return out, err
 }
 
 // templateByAlias resolves an alias, optionally "alias:tag"; a missing alias, or a tag no ready
-// build carries, is a 404 APIError.
+// build carries, is a 404 apihttp.Error.
 func (c *client) templateByAlias(ctx context.Context, alias string) (templateAliasResponse, error) {
 	var out templateAliasResponse
-	err := c.do(ctx, request{method: http.MethodGet, path: "/templates/aliases/" + url.PathEscape(alias), out: &out})
+	err := c.Do(ctx, apihttp.Request{Method: http.MethodGet, Path: "/templates/aliases/" + url.PathEscape(alias), Out: &out})
 	return out, err
 }
 
@@ -54,8 +56,8 @@ func (c *client) templateByAlias(ctx context.Context, alias string) (templateAli
 // resolve aliases), to see whether another build of it is still in flight.
 func (c *client) templateBuilds(ctx context.Context, templateID string) (templateWithBuilds, error) {
 	var out templateWithBuilds
-	err := c.do(ctx, request{method: http.MethodGet, path: "/templates/" + url.PathEscape(templateID),
-		query: url.Values{"limit": {strconv.Itoa(buildsPageLimit)}}, out: &out})
+	err := c.Do(ctx, apihttp.Request{Method: http.MethodGet, Path: "/templates/" + url.PathEscape(templateID),
+		Query: url.Values{"limit": {strconv.Itoa(buildsPageLimit)}}, Out: &out})
 	return out, err
 }
 
@@ -63,11 +65,11 @@ func (c *client) templateBuilds(ctx context.Context, templateID string) (templat
 // the status of the build it points at (db/queries/templates/list_template_tags.sql).
 func (c *client) templateTags(ctx context.Context, idOrAlias string) ([]templateTag, error) {
 	var out []templateTag
-	err := c.do(ctx, request{method: http.MethodGet, path: "/templates/" + url.PathEscape(idOrAlias) + "/tags", out: &out})
+	err := c.Do(ctx, apihttp.Request{Method: http.MethodGet, Path: "/templates/" + url.PathEscape(idOrAlias) + "/tags", Out: &out})
 	return out, err
 }
 
 // deleteTemplate deletes a template by id or alias.
 func (c *client) deleteTemplate(ctx context.Context, templateIDOrAlias string) error {
-	return c.do(ctx, request{method: http.MethodDelete, path: "/templates/" + url.PathEscape(templateIDOrAlias)})
+	return c.Do(ctx, apihttp.Request{Method: http.MethodDelete, Path: "/templates/" + url.PathEscape(templateIDOrAlias)})
 }

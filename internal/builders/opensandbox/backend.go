@@ -64,6 +64,7 @@ func open(_ context.Context, env builders.Env) (builders.Builder, error) {
 		return nil, builders.MissingSetting(Name, settingDomain, env.Settings)
 	}
 	cfg.RegistryLogin = env.RegistryLogin
+	cfg.UserAgent = env.UserAgent
 	cfg.HTTPClient = apihttp.StreamingClient(env.RequestTimeout)
 	return New(cfg)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
 // cleanupTimeout bounds deleting the builder sandbox, on a context of its own so that a cancelled
@@ -26,7 +27,7 @@ type builderSandbox struct {
 // Build makes the template: sandbox from image, packages, snapshot named spec.TemplateID. The
 // builder sandbox is deleted on every path. See the package doc for duplicates.
 func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs builders.Observer) (builders.TemplateBuildResult, error) {
-	logs := &buildLog{secrets: []builders.Secret{b.api.apiKey}}
+	logs := &buildLog{secrets: []builders.Secret{b.api.APIKey}}
 	logs.warnings(spec)
 	timeout, err := sandboxTimeoutSeconds(ctx, b.maxSandboxTimeout)
 	if err != nil {
@@ -129,7 +130,7 @@ func (b *Builder) failed(ctx context.Context, err error, snap snapshot, logs *bu
 	if snap.ID != "" && builders.StageOf(err, "") == builders.StageSnapshot {
 		cleanupCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		defer cancel()
-		if delErr := b.api.deleteSnapshot(cleanupCtx, snap.ID); delErr != nil && !IsNotFound(delErr) {
+		if delErr := b.api.deleteSnapshot(cleanupCtx, snap.ID); delErr != nil && !apihttp.IsNotFound(delErr) {
 			logs.addf("warning: could not delete the failed snapshot %s: %v", snap.ID, delErr)
 		}
 	}
@@ -152,7 +153,7 @@ func withLogs(err error, fallback builders.Stage, logs *buildLog) error {
 func (b *Builder) deleteBuilderSandbox(ctx context.Context, id string, logs *buildLog) {
 	cleanupCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 	defer cancel()
-	if err := b.api.deleteSandbox(cleanupCtx, id); err != nil && !IsNotFound(err) {
+	if err := b.api.deleteSandbox(cleanupCtx, id); err != nil && !apihttp.IsNotFound(err) {
 		logs.addf("warning: could not delete builder sandbox %s (it expires on its own): %v", id, err)
 		return
 	}
@@ -162,7 +163,7 @@ func (b *Builder) deleteBuilderSandbox(ctx context.Context, id string, logs *bui
 // timeoutHint points at the provider setting when the server refused the sandbox's timeout
 // (validators.py ensure_timeout_within_limit: "Sandbox timeout Ns exceeds configured maximum").
 func timeoutHint(err error) string {
-	if e, ok := asAPIError(err); ok && e.StatusCode == http.StatusBadRequest && strings.Contains(e.Message, "exceeds configured maximum") {
+	if e, ok := apihttp.AsError(err); ok && e.StatusCode == http.StatusBadRequest && strings.Contains(e.Message, "exceeds configured maximum") {
 		return "; set max_sandbox_timeout_seconds in the provider's opensandbox block to the server's server.max_sandbox_timeout_seconds"
 	}
 	return ""
@@ -171,7 +172,7 @@ func timeoutHint(err error) string {
 // createStage tells an image pull failure reported synchronously (the Docker runtime answers
 // POST /sandboxes with 500 DOCKER::SANDBOX_IMAGE_PULL_FAILED) from other create failures.
 func createStage(err error) builders.Stage {
-	if e, ok := asAPIError(err); ok && isImagePullFailure(e.Code, e.Message) {
+	if e, ok := apihttp.AsError(err); ok && builders.IsImagePullFailure(e.Code, e.Message) {
 		return builders.StageImagePull
 	}
 	return builders.StageTemplateCreate

@@ -294,6 +294,9 @@ func TestBuildRejectedAPIKeyIsAPIAuth(t *testing.T) {
 	h := newHarness(t, opensandboxemu.Options{}, func(c *Config) { c.APIKey = builders.NewSecret("wrong-key-42") })
 	got := builders.Ensure(context.Background(), h.b, spec("py"), builders.Observer{})
 	assertFailed(t, got, builders.StageAPIAuth, "INVALID_API_KEY")
+	if !strings.Contains(got.Detail, "OpenSandbox rejected the API key (401): check OPEN_SANDBOX_API_KEY or provider opensandbox.api_key") {
+		t.Errorf("the error should name the setting to fix: %s", got.Detail)
+	}
 	if _, err := h.b.IsUsable(context.Background(), "py"); builders.StageOf(err, "") != builders.StageAPIAuth {
 		t.Errorf("IsUsable error %v, want API_AUTH", err)
 	}
@@ -349,5 +352,27 @@ func TestImageAuthIsOnlyRevealedInTheRequestBody(t *testing.T) {
 		if printed := fmt.Sprintf(format, req); strings.Contains(printed, "hunter2") {
 			t.Errorf("%s printed the password: %s", format, printed)
 		}
+	}
+}
+
+// Every request, to the lifecycle API and to execd, names the provider and its version.
+func TestRequestsCarryTheUserAgent(t *testing.T) {
+	h := newHarness(t, opensandboxemu.Options{}, func(c *Config) { c.UserAgent = "terraform-provider-sandbox/9.9.9" })
+	s := spec("ua")
+	s.Packages = []string{"numpy"}
+	if got := builders.Ensure(context.Background(), h.b, s, builders.Observer{}); got.Status != builders.StatusSuccess {
+		t.Fatalf("Ensure = %+v", got)
+	}
+	execd := 0
+	for _, r := range h.emu.Requests() {
+		if ua := r.Header.Get("User-Agent"); ua != "terraform-provider-sandbox/9.9.9" {
+			t.Errorf("%s %s: User-Agent %q", r.Method, r.Path, ua)
+		}
+		if strings.HasPrefix(r.Path, "/execd/") {
+			execd++
+		}
+	}
+	if execd == 0 {
+		t.Error("no execd request was made: the test proves nothing for execd")
 	}
 }

@@ -41,7 +41,7 @@ func New(cfg Config) (*Builder, error) {
 		poll = DefaultPollInterval
 	}
 	return &Builder{
-		api:               &client{base: base, apiKey: cfg.APIKey, http: httpClient, retryDelay: defaultRetryDelay},
+		api:               newClient(base, cfg, httpClient),
 		pollInterval:      poll,
 		registryLogin:     cfg.RegistryLogin,
 		maxSandboxTimeout: maxTimeout,

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/opensandboxemu"
 )
 
@@ -68,8 +69,8 @@ func TestValidationErrorsNeverEchoTheInput(t *testing.T) {
 		Image:          imageSpec{URI: "python:3.12", Auth: &imageAuth{Username: "u", Password: builders.NewSecret("s3cret-in-body")}},
 		ResourceLimits: DefaultResourceLimits, Timeout: 60,
 	})
-	e, ok := asAPIError(err)
-	if !ok || e.StatusCode != http.StatusUnprocessableEntity || len(e.Validation) == 0 {
+	e, ok := apihttp.AsError(err)
+	if !ok || e.StatusCode != http.StatusUnprocessableEntity || len(e.Details) == 0 {
 		t.Fatalf("err = %v, want a parsed 422", err)
 	}
 	if !strings.Contains(err.Error(), "body.entrypoint: Value error, entrypoint is required") {

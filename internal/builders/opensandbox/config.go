@@ -42,6 +42,8 @@ type Config struct {
 	// HTTPClient is used for every call; nil means a client without a global timeout (execd
 	// streams may run long; contexts bound every call).
 	HTTPClient *http.Client
+	// UserAgent is sent with every request, execd's too; empty means apihttp.DefaultUserAgent.
+	UserAgent string
 	// PollInterval between state polls; zero means DefaultPollInterval.
 	PollInterval time.Duration
 	// RegistryLogin exchanges AWS and GCP registry credentials; basic auth never calls it.

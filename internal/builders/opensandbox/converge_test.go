@@ -40,7 +40,7 @@ func (h harness) builderOn(t *testing.T, rt http.RoundTripper) *Builder {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.api.retryDelay = time.Millisecond
+	b.api.Retry.BaseDelay = time.Millisecond
 	return b
 }
 

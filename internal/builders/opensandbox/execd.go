@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
@@ -21,14 +23,15 @@ const ExecdPort = 44772
 // execdReadyTimeout bounds the wait for execd's /ping after Running (the SDK waits 30s).
 const execdReadyTimeout = 60 * time.Second
 
+// execdTokenHeader is the endpoint header that lets us into execd: a secret, scrubbed from errors.
+const execdTokenHeader = "X-EXECD-ACCESS-TOKEN"
+
 // execd is one sandbox's execd, reached through the lifecycle endpoint API. The endpoint's headers
 // (the X-EXECD-ACCESS-TOKEN among them) go on every request, as the SDKs forward them; the
-// lifecycle API key never does.
-type execd struct {
-	base    string
-	headers map[string]string
-	http    *http.Client
-}
+// lifecycle API key never does. Nothing is retried: waitReady polls /ping itself, and a command is
+// never run twice. A 401 or 403 here refuses the endpoint's token, not the user's API key, so it
+// is no API_AUTH.
+type execd struct{ api *apihttp.Client }
 
 func (c *client) execd(ctx context.Context, sandboxID string) (*execd, error) {
 	ep, err := c.endpoint(ctx, sandboxID, ExecdPort)
@@ -37,9 +40,20 @@ func (c *client) execd(ctx context.Context, sandboxID string) (*execd, error) {
 	}
 	base := strings.TrimRight(ep.Endpoint, "/")
 	if !hasScheme(base) {
-		base = c.base.Scheme + "://" + base // the server returns host/path without a scheme
+		base = c.BaseURL.Scheme + "://" + base // the server returns host/path without a scheme
 	}
-	return &execd{base: base, headers: ep.Headers, http: c.http}, nil
+	u, err := url.Parse(base)
+	if err != nil {
+		return nil, fmt.Errorf("opensandbox: execd endpoint %q: %w", ep.Endpoint, err)
+	}
+	var secrets []builders.Secret
+	for k, v := range ep.Headers {
+		if strings.EqualFold(k, execdTokenHeader) {
+			secrets = append(secrets, builders.NewSecret(v))
+		}
+	}
+	return &execd{api: &apihttp.Client{Name: "OpenSandbox execd", BaseURL: u, HTTP: c.HTTP, UserAgent: c.UserAgent,
+		Header: ep.Headers, Secrets: secrets, Retry: apihttp.RetryPolicy{MaxAttempts: 1}, ParseError: parseError}}, nil
 }
 
 // waitReady polls /ping: execd can start serving a moment after the sandbox is Running. Between
@@ -48,12 +62,8 @@ func (e *execd) waitReady(ctx context.Context, interval time.Duration, alive fun
 	ctx, cancel := context.WithTimeoutCause(ctx, execdReadyTimeout, errors.New("execd did not answer /ping"))
 	defer cancel()
 	for {
-		resp, err := e.do(ctx, http.MethodGet, "/ping", nil)
-		if err == nil {
-			apihttp.Drain(resp)
-			if resp.StatusCode == http.StatusOK {
-				return nil
-			}
+		if e.api.Do(ctx, apihttp.Request{Method: http.MethodGet, Path: "/ping"}) == nil {
+			return nil
 		}
 		if err := alive(); err != nil {
 			return err
@@ -86,23 +96,15 @@ func (r *commandResult) keep(line string) {
 	}
 }
 
-// run executes a foreground command and reads execd's event stream to its end.
+// run executes a foreground command and reads execd's event stream to its end, as it comes.
 func (e *execd) run(ctx context.Context, req runCommandRequest) (commandResult, error) {
-	body, err := json.Marshal(req)
-	if err != nil {
-		return commandResult{}, err
-	}
-	resp, err := e.do(ctx, http.MethodPost, "/command", body)
-	if err != nil {
-		return commandResult{}, err
-	}
-	if resp.StatusCode != http.StatusOK {
-		defer apihttp.Drain(resp)
-		errBody, _ := io.ReadAll(io.LimitReader(resp.Body, apihttp.MaxErrorBody))
-		return commandResult{}, parseAPIError(resp, errBody, http.MethodPost, "execd /command")
-	}
-	defer apihttp.Drain(resp)
-	return readCommandStream(resp.Body)
+	var result commandResult
+	err := e.api.Do(ctx, apihttp.Request{Method: http.MethodPost, Path: "/command", In: req,
+		Read: func(stream io.Reader) (err error) {
+			result, err = readCommandStream(stream)
+			return err
+		}})
+	return result, err
 }
 
 type runCommandRequest struct {
@@ -169,26 +171,4 @@ func exitCodeOf(ev streamEvent) (int, string) {
 		return code, fmt.Sprintf("exit code %d", code)
 	}
 	return -1, strings.TrimSpace(ev.Error.EName + ": " + ev.Error.EValue)
-}
-
-func (e *execd) do(ctx context.Context, method, path string, body []byte) (*http.Response, error) {
-	var reader io.Reader
-	if body != nil {
-		reader = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, e.base+path, reader)
-	if err != nil {
-		return nil, fmt.Errorf("opensandbox: execd %s: %w", path, err)
-	}
-	for k, v := range e.headers {
-		req.Header.Set(k, v)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := e.http.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("opensandbox: execd %s %s: %w", method, path, apihttp.UnwrapURLError(err))
-	}
-	return resp, nil
 }

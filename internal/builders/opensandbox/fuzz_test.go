@@ -4,11 +4,13 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
-// FuzzParseAPIError: any error body, in either of OpenSandbox's shapes or neither, becomes an
-// APIError that keeps its status and never echoes the body's raw "input" (it may hold a password).
-func FuzzParseAPIError(f *testing.F) {
+// FuzzParseError: any error body, in either of OpenSandbox's shapes or neither, becomes an
+// apihttp.Error that keeps its status and never echoes the body's raw "input" (it may hold a password).
+func FuzzParseError(f *testing.F) {
 	for _, seed := range []string{
 		`{"code":"DOCKER::SANDBOX_NOT_FOUND","message":"no such sandbox"}`,
 		`{"detail":[{"loc":["body","timeout"],"msg":"must be >= 60","input":"SECRET-INPUT"}]}`,
@@ -19,10 +21,10 @@ func FuzzParseAPIError(f *testing.F) {
 		f.Add(422, []byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, status int, body []byte) {
-		resp := &http.Response{StatusCode: status, Header: http.Header{"X-Request-Id": {"r"}}}
-		e := parseAPIError(resp, body, "POST", "/sandboxes")
-		if e == nil || e.StatusCode != status {
-			t.Fatalf("parseAPIError = %+v, want the status %d kept", e, status)
+		e := &apihttp.Error{Backend: "OpenSandbox", Method: "POST", Path: "/sandboxes", StatusCode: status}
+		parseError(e, http.Header{"X-Request-Id": {"r"}}, body)
+		if e.StatusCode != status {
+			t.Fatalf("parseError = %+v, want the status %d kept", e, status)
 		}
 		if strings.Contains(e.Error(), "SECRET-INPUT") {
 			t.Fatalf("the request input echoed in a 422 leaked: %v", e)

@@ -32,7 +32,7 @@ func newHarness(t *testing.T, opts opensandboxemu.Options, configure ...func(*Co
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.api.retryDelay = time.Millisecond
+	b.api.Retry.BaseDelay = time.Millisecond
 	return harness{b: b, emu: emu}
 }
 

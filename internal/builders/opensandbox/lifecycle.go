@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
 // snapshotPageSize stays under the server's cap of 200 for GET /snapshots.
@@ -15,37 +17,37 @@ const maxSnapshotPages = 1000
 
 func (c *client) createSandbox(ctx context.Context, req createSandboxRequest) (sandbox, error) {
 	var out sandbox
-	return out, c.call(ctx, http.MethodPost, "sandboxes", nil, req, &out)
+	return out, c.Do(ctx, apihttp.Request{Method: http.MethodPost, Path: "/sandboxes", In: req, Out: &out, Secrets: req.secrets()})
 }
 
 func (c *client) getSandbox(ctx context.Context, id string) (sandbox, error) {
 	var out sandbox
-	return out, c.call(ctx, http.MethodGet, "sandboxes/"+url.PathEscape(id), nil, nil, &out)
+	return out, c.Do(ctx, apihttp.Request{Method: http.MethodGet, Path: "/sandboxes/" + url.PathEscape(id), Out: &out})
 }
 
 func (c *client) deleteSandbox(ctx context.Context, id string) error {
-	return c.call(ctx, http.MethodDelete, "sandboxes/"+url.PathEscape(id), nil, nil, nil)
+	return c.Do(ctx, apihttp.Request{Method: http.MethodDelete, Path: "/sandboxes/" + url.PathEscape(id)})
 }
 
 func (c *client) endpoint(ctx context.Context, sandboxID string, port int) (endpoint, error) {
 	var out endpoint
-	path := "sandboxes/" + url.PathEscape(sandboxID) + "/endpoints/" + strconv.Itoa(port)
-	return out, c.call(ctx, http.MethodGet, path, nil, nil, &out)
+	path := "/sandboxes/" + url.PathEscape(sandboxID) + "/endpoints/" + strconv.Itoa(port)
+	return out, c.Do(ctx, apihttp.Request{Method: http.MethodGet, Path: path, Out: &out})
 }
 
 func (c *client) createSnapshot(ctx context.Context, sandboxID, name string) (snapshot, error) {
 	var out snapshot
 	body := map[string]string{"name": name}
-	return out, c.call(ctx, http.MethodPost, "sandboxes/"+url.PathEscape(sandboxID)+"/snapshots", nil, body, &out)
+	return out, c.Do(ctx, apihttp.Request{Method: http.MethodPost, Path: "/sandboxes/" + url.PathEscape(sandboxID) + "/snapshots", In: body, Out: &out})
 }
 
 func (c *client) getSnapshot(ctx context.Context, id string) (snapshot, error) {
 	var out snapshot
-	return out, c.call(ctx, http.MethodGet, "snapshots/"+url.PathEscape(id), nil, nil, &out)
+	return out, c.Do(ctx, apihttp.Request{Method: http.MethodGet, Path: "/snapshots/" + url.PathEscape(id), Out: &out})
 }
 
 func (c *client) deleteSnapshot(ctx context.Context, id string) error {
-	return c.call(ctx, http.MethodDelete, "snapshots/"+url.PathEscape(id), nil, nil, nil)
+	return c.Do(ctx, apihttp.Request{Method: http.MethodDelete, Path: "/snapshots/" + url.PathEscape(id)})
 }
 
 // snapshotsNamed pages through GET /snapshots?name= and keeps those named name, optionally only in
@@ -59,7 +61,7 @@ func (c *client) snapshotsNamed(ctx context.Context, name string, states ...stri
 			query["state"] = states
 		}
 		var list snapshotList
-		if err := c.call(ctx, http.MethodGet, "snapshots", query, nil, &list); err != nil {
+		if err := c.Do(ctx, apihttp.Request{Method: http.MethodGet, Path: "/snapshots", Query: query, Out: &list}); err != nil {
 			return nil, err
 		}
 		for _, s := range list.Items {

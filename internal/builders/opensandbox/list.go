@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
 // ListTemplates returns the distinct names of Ready snapshots (the provider's template_id: a
@@ -19,7 +20,7 @@ func (b *Builder) ListTemplates(ctx context.Context) ([]string, error) {
 	for page := 1; page <= maxSnapshotPages; page++ {
 		query := url.Values{"page": {strconv.Itoa(page)}, "pageSize": {strconv.Itoa(snapshotPageSize)}, "state": {snapshotReady}}
 		var list snapshotList
-		if err := b.api.call(ctx, http.MethodGet, "snapshots", query, nil, &list); err != nil {
+		if err := b.api.Do(ctx, apihttp.Request{Method: http.MethodGet, Path: "/snapshots", Query: query, Out: &list}); err != nil {
 			return nil, atStage(builders.StageTemplateLookup, fmt.Errorf("listing snapshots: %w", err))
 		}
 		for _, s := range list.Items {

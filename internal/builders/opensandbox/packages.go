@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"time"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
 
 // installCommand installs packages with pip in one call. Each specifier is single-quoted for the
@@ -13,7 +15,7 @@ import (
 func installCommand(ctx context.Context, packages []string) runCommandRequest {
 	quoted := make([]string, len(packages))
 	for i, p := range packages {
-		quoted[i] = shellQuote(p)
+		quoted[i] = builders.ShellQuote(p)
 	}
 	req := runCommandRequest{
 		Command: "python3 -m pip install --no-input --disable-pip-version-check " + strings.Join(quoted, " "),
@@ -24,5 +26,3 @@ func installCommand(ctx context.Context, packages []string) runCommandRequest {
 	}
 	return req
 }
-
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

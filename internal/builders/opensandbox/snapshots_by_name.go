@@ -63,17 +63,17 @@ func (b *Builder) Delete(ctx context.Context, templateID string) error {
 func (b *Builder) deleteSettledSnapshot(ctx context.Context, id string) error {
 	for {
 		err := b.api.deleteSnapshot(ctx, id)
-		if err == nil || IsNotFound(err) {
+		if err == nil || apihttp.IsNotFound(err) {
 			return nil
 		}
-		if statusOf(err) != http.StatusConflict {
+		if apihttp.StatusOf(err) != http.StatusConflict {
 			return err
 		}
 		if err := apihttp.Sleep(ctx, b.pollInterval); err != nil {
 			return err
 		}
 		// Poll it (as for any wait) before trying again; it may have gone meanwhile.
-		if _, err := b.api.getSnapshot(ctx, id); IsNotFound(err) {
+		if _, err := b.api.getSnapshot(ctx, id); apihttp.IsNotFound(err) {
 			return nil
 		}
 	}
@@ -105,7 +105,7 @@ func (b *Builder) settleName(ctx context.Context, name string, mine snapshot, lo
 			continue
 		}
 		switch err := b.api.deleteSnapshot(ctx, s.ID); {
-		case err == nil || IsNotFound(err):
+		case err == nil || apihttp.IsNotFound(err):
 			logs.addf("deleted older snapshot %s (%s, %s)", name, s.ID, s.Status.State)
 		default:
 			logs.addf("warning: kept older snapshot %s (%s): %v", name, s.ID, err)
@@ -117,7 +117,7 @@ func (b *Builder) settleName(ctx context.Context, name string, mine snapshot, lo
 // the name settled it away (settleName deletes a Ready snapshot older than its own): the name then
 // has a newer Ready snapshot, so the template this build was asked for is there.
 func (b *Builder) superseded(ctx context.Context, name string, mine snapshot, err error, logs *buildLog) bool {
-	if mine.ID == "" || !IsNotFound(err) {
+	if mine.ID == "" || !apihttp.IsNotFound(err) {
 		return false
 	}
 	ready, listErr := b.api.snapshotsNamed(ctx, name, snapshotReady)

@@ -23,7 +23,7 @@ func (b *Builder) waitRunning(ctx context.Context, sb builderSandbox) error {
 		case stateRunning:
 			return nil
 		case stateFailed, stateStopping, stateTerminated:
-			if isImagePullFailure(got.Status.Reason, got.Status.Message) {
+			if builders.IsImagePullFailure(got.Status.Reason, got.Status.Message) {
 				return builders.AtStage(builders.StageImagePull, fmt.Errorf("builder sandbox %s is %s%s", sb.id, got.Status.State, describe(got.Status)))
 			}
 			return builders.AtStage(builders.StageTemplateCreate, fmt.Errorf("builder sandbox %s ended (%s%s): %s",
@@ -65,19 +65,4 @@ func describe(s status) string {
 		return ""
 	}
 	return ": " + strings.Join(parts, ": ")
-}
-
-// isImagePullFailure recognises pull failures in a reason, message or error code: Kubernetes'
-// ErrImagePull / ImagePullBackOff, Docker's DOCKER::SANDBOX_IMAGE_PULL_FAILED and "pull access
-// denied" messages.
-func isImagePullFailure(texts ...string) bool {
-	for _, t := range texts {
-		t = strings.ToLower(t)
-		for _, marker := range []string{"imagepull", "image_pull", "image pull", "pull image", "pull access denied", "failed to pull"} {
-			if strings.Contains(t, marker) {
-				return true
-			}
-		}
-	}
-	return false
 }

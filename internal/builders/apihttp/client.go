@@ -1,0 +1,162 @@
+package apihttp
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
+
+// DefaultUserAgent is sent when Client.UserAgent is empty.
+const DefaultUserAgent = "terraform-provider-sandbox"
+
+// Client is one backend API. What differs between backends is data here, never another loop.
+type Client struct {
+	// Name is the backend as users know it ("E2B"); messages start with it in lower case.
+	Name      string
+	BaseURL   *url.URL
+	HTTP      *http.Client
+	UserAgent string // empty means DefaultUserAgent
+	// APIKey goes in the APIKeyHeader of every request; an empty key sends no header.
+	APIKeyHeader string
+	APIKey       builders.Secret
+	// Header is sent with every request (execd's endpoint headers).
+	Header map[string]string
+	// Secrets are scrubbed from every error, with APIKey and the request's own.
+	Secrets []builders.Secret
+	Retry   RetryPolicy
+	// ParseError reads the backend's error body; nil keeps just the status.
+	ParseError ErrorParser
+	// AuthStatuses are the answers by which the backend refuses the API credentials; AuthHint
+	// names the setting to fix (see AtStage).
+	AuthStatuses []int
+	AuthHint     string
+	// Wait sleeps between tries; nil means Sleep. Tests swap it to record delays.
+	Wait func(ctx context.Context, d time.Duration) error
+}
+
+// Request is one API call.
+type Request struct {
+	Method string
+	Path   string // joined to the client's BaseURL
+	Query  url.Values
+	In     any // JSON-encoded as the body when non-nil
+	Out    any // a 2xx JSON answer is decoded into it when non-nil
+	// Read, when set, reads a 2xx answer itself instead of Out (a stream).
+	Read func(io.Reader) error
+	// Secrets the body reveals: scrubbed from any error text the server echoes back.
+	Secrets []builders.Secret
+	Retry   RetryClass
+}
+
+// Do sends r and reads a 2xx answer into r.Out (or r.Read). Failed tries are repeated as r's
+// retry class allows, up to c.Retry's attempts; any other non-2xx answer is an *Error.
+func (c *Client) Do(ctx context.Context, r Request) error {
+	var body []byte
+	if r.In != nil {
+		var err error
+		if body, err = json.Marshal(r.In); err != nil { // secrets are revealed only here
+			return fmt.Errorf("%s: encoding %s %s: %w", c.prefix(), r.Method, r.Path, err)
+		}
+	}
+	class := r.Retry.resolve(r.Method)
+	for attempt := 1; ; attempt++ {
+		last := attempt >= c.Retry.attempts()
+		resp, err := c.send(ctx, r, body)
+		if err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("%s: %s %s: %w", c.prefix(), r.Method, r.Path, ctx.Err())
+			}
+			if last || !class.retriesTransport() {
+				return err
+			}
+			if err := c.backoff(ctx, attempt, ""); err != nil {
+				return err
+			}
+			continue
+		}
+		if !last && class.retriesStatus(resp.StatusCode) {
+			retryAfter := resp.Header.Get("Retry-After")
+			Drain(resp)
+			if err := c.backoff(ctx, attempt, retryAfter); err != nil {
+				return err
+			}
+			continue
+		}
+		return c.read(resp, r)
+	}
+}
+
+func (c *Client) send(ctx context.Context, r Request, body []byte) (*http.Response, error) {
+	u := c.BaseURL.JoinPath(r.Path)
+	u.RawQuery = r.Query.Encode()
+	var reader io.Reader
+	if body != nil {
+		reader = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, r.Method, u.String(), reader)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s %s: %w", c.prefix(), r.Method, r.Path, err)
+	}
+	for k, v := range c.Header {
+		req.Header.Set(k, v)
+	}
+	if r.Read == nil { // a stream comes in the endpoint's own media type
+		req.Header.Set("Accept", "application/json")
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("User-Agent", cmp.Or(c.UserAgent, DefaultUserAgent))
+	if !c.APIKey.IsEmpty() {
+		req.Header.Set(c.APIKeyHeader, c.APIKey.Reveal())
+	}
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s %s: %w", c.prefix(), r.Method, r.Path, UnwrapURLError(err))
+	}
+	return resp, nil
+}
+
+// read turns a non-2xx answer into an *Error and reads a 2xx one as r asks.
+func (c *Client) read(resp *http.Response, r Request) error {
+	defer Drain(resp)
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, MaxErrorBody))
+		return c.newError(resp, body, r)
+	}
+	if r.Read != nil {
+		return r.Read(resp.Body) // the reader's errors say what went wrong in its own terms
+	}
+	if r.Out == nil {
+		return nil
+	}
+	if err := json.NewDecoder(resp.Body).Decode(r.Out); err != nil {
+		return fmt.Errorf("%s: %s %s: decoding the answer: %w", c.prefix(), r.Method, r.Path, err)
+	}
+	return nil
+}
+
+func (c *Client) newError(resp *http.Response, body []byte, r Request) *Error {
+	e := &Error{Backend: c.Name, Method: r.Method, Path: r.Path, StatusCode: resp.StatusCode,
+		RetryAfter: resp.Header.Get("Retry-After")}
+	if c.ParseError != nil {
+		c.ParseError(e, resp.Header, body)
+	}
+	if slices.Contains(c.AuthStatuses, e.StatusCode) {
+		e.authHint = cmp.Or(c.AuthHint, "check the API key")
+	}
+	e.scrub(append(append([]builders.Secret{c.APIKey}, c.Secrets...), r.Secrets...))
+	return e
+}
+
+func (c *Client) prefix() string { return strings.ToLower(c.Name) }
