@@ -19,13 +19,21 @@ func backendOneOf(bs []*builders.Backend) validator.String {
 	return stringvalidator.OneOf(backends.Names(bs)...)
 }
 
-// backtickList lists the names of bs as Markdown code: "`e2b`, `opensandbox`".
+// backtickList lists the names of bs as Markdown code: "`e2b` or `opensandbox`".
 func backtickList(bs []*builders.Backend) string {
 	quoted := make([]string, len(bs))
 	for i, b := range bs {
 		quoted[i] = "`" + string(b.Name) + "`"
 	}
-	return strings.Join(quoted, ", ")
+	return joinProse(quoted, "or")
+}
+
+// joinProse joins words as prose does: "a, b and c".
+func joinProse(words []string, conjunction string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " " + conjunction + " " + words[len(words)-1]
 }
 
 // usedBy is " (E2B only)" for a field only some backends use, "" for one all use.

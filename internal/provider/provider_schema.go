@@ -119,8 +119,5 @@ func titles(bs []*builders.Backend) string {
 	for i, b := range bs {
 		names[i] = b.Title
 	}
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return joinProse(names, "and")
 }

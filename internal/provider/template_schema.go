@@ -57,10 +57,10 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 				MarkdownDescription: "Command that succeeds once a sandbox is ready" + usedBy("ready_cmd") + ". Defaults to the code-interpreter readiness check."},
 			"cpu_count": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: fmt.Sprintf("vCPUs per sandbox%s. Defaults to %d.", usedBy("cpu_count"), builders.DefaultSandboxCPUCount),
-				Validators: []validator.Int64{int64validator.AtLeast(1)}}, // a set size is positive; E2B's own rules are its Check
+				Validators:          []validator.Int64{int64validator.AtLeast(1)}}, // a set size is positive; E2B's own rules are its Check
 			"memory_mb": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: fmt.Sprintf("Memory per sandbox in MiB%s. Defaults to %d.", usedBy("memory_mb"), builders.DefaultSandboxMemoryMB),
-				Validators: []validator.Int64{int64validator.AtLeast(1)}},
+				Validators:          []validator.Int64{int64validator.AtLeast(1)}},
 			"base_template": schema.StringAttribute{Optional: true, DeprecationMessage: builders.DeprecationMessage("base_template"),
 				MarkdownDescription: "**Deprecated**: build on an existing template" + usedBy("base_template") + ". Use `image`."},
 			"dockerfile": schema.StringAttribute{Optional: true, DeprecationMessage: builders.DeprecationMessage("dockerfile"),

@@ -62,7 +62,7 @@ func (b *Builder) Backend() *builders.Backend { return &Backend }
 
 func open(ctx context.Context, env builders.Env) (builders.Builder, error) {
 	built, err := New(ctx, Config{Region: env.Settings.String(settingRegion.Path), Profile: env.Settings.String(settingProfile.Path),
-		Endpoint: env.Settings.String(settingEndpoint.Path)})
+		Endpoint: env.Settings.String(settingEndpoint.Path), RequestTimeout: env.RequestTimeout})
 	if errors.Is(err, ErrNoRegion) {
 		return nil, builders.MissingSetting(Name, settingRegion, env.Settings)
 	}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol"
 )
@@ -18,6 +20,8 @@ type Config struct {
 	Profile string
 	// Endpoint overrides the bedrock-agentcore-control base endpoint, over any environment setting.
 	Endpoint string
+	// RequestTimeout bounds each request to AWS (the provider's request_timeout); zero: none.
+	RequestTimeout time.Duration
 	// AWSConfig is a prebuilt configuration to use instead of loading one; Profile is then ignored
 	// and a non-empty Region overrides the config's.
 	AWSConfig *aws.Config
@@ -57,6 +61,9 @@ func (c Config) awsConfig(ctx context.Context) (aws.Config, error) {
 	}
 	if c.Profile != "" {
 		opts = append(opts, config.WithSharedConfigProfile(c.Profile))
+	}
+	if c.RequestTimeout > 0 {
+		opts = append(opts, config.WithHTTPClient(awshttp.NewBuildableClient().WithTimeout(c.RequestTimeout)))
 	}
 	awsCfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
