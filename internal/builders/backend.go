@@ -15,6 +15,8 @@ type Backend struct {
 	Title string          // as prose spells it: "E2B"
 
 	TemplateID IDRule
+	// TemplateNoun is what a template id names there, for docs: "alias", "snapshot name".
+	TemplateNoun string
 	// Sources are the fields it builds from (SourceImage, ...); none means it builds nothing.
 	Sources []string
 	// Ignored maps the spec fields it accepts but does not use to the reason, for warnings and docs.

@@ -45,6 +45,15 @@ func usedBy(field string) string {
 	return " (" + titles(users) + " only)"
 }
 
+// templateNames says what a template id names on each backend: "the E2B template alias, ...".
+func templateNames(bs []*builders.Backend) string {
+	names := make([]string, len(bs))
+	for i, b := range bs {
+		names[i] = "the " + b.Title + " " + b.TemplateNoun
+	}
+	return joinProse(names, "or")
+}
+
 // templateIDRules says each backend's template-id rule, grouping backends that share one.
 func templateIDRules() string {
 	var texts []string

@@ -43,11 +43,11 @@ func (d *templateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			"backend": schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox backend: " + backtickList(backends.All) + ".",
 				Validators: []validator.String{backendOneOf(backends.All)}},
 			"template_id": schema.StringAttribute{Required: true,
-				MarkdownDescription: "E2B alias, OpenSandbox snapshot name or Bedrock code interpreter id."},
+				MarkdownDescription: "Template name: " + templateNames(backends.All) + "."},
 			"template_ref": schema.SingleNestedAttribute{Computed: true, MarkdownDescription: "What consumers pass to their sandbox backend.",
 				Attributes: map[string]schema.Attribute{
 					"provider": schema.StringAttribute{Computed: true, MarkdownDescription: "Backend the value belongs to."},
-					"value":    schema.StringAttribute{Computed: true, MarkdownDescription: "E2B alias, OpenSandbox snapshot name or Bedrock code interpreter id."},
+					"value":    schema.StringAttribute{Computed: true, MarkdownDescription: "Template name: " + templateNames(backends.All) + "."},
 				}},
 		},
 	}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -9,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 )
 
 var _ resource.ResourceWithIdentity = (*templateResource)(nil)
@@ -23,9 +26,9 @@ type templateIdentityModel struct {
 func (r *templateResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
 	resp.IdentitySchema = identityschema.Schema{Attributes: map[string]identityschema.Attribute{
 		"backend": identityschema.StringAttribute{RequiredForImport: true,
-			Description: "Sandbox backend: e2b, opensandbox or bedrock."},
+			Description: "Sandbox backend: " + strings.ReplaceAll(backtickList(backends.All), "`", "") + "."},
 		"template_id": identityschema.StringAttribute{RequiredForImport: true,
-			Description: "Template name: the E2B alias, the OpenSandbox snapshot name, or the Bedrock code interpreter id."},
+			Description: "Template name: " + templateNames(backends.All) + "."},
 	}}
 }
 

@@ -46,8 +46,8 @@ func (r *templateListResource) Metadata(_ context.Context, req resource.Metadata
 
 func (r *templateListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = listschema.Schema{
-		MarkdownDescription: "Existing sandbox templates of one backend, to find and import with `terraform query`: the E2B " +
-			"team's templates, or the names of OpenSandbox's Ready snapshots. Bedrock code interpreters are not listed.",
+		MarkdownDescription: "Existing sandbox templates of one backend, to find and import with `terraform query`: " +
+			templateNames(listingBackends()) + " of each usable template.",
 		Attributes: map[string]listschema.Attribute{
 			"backend": listschema.StringAttribute{Required: true,
 				MarkdownDescription: "Backend to list: " + backtickList(listingBackends()) + ".",

@@ -28,8 +28,8 @@ func buildInputsChanged(plan, state templateModel) bool {
 
 // keepsBuild tells whether an update keeps the current build: no build input changed, or the state
 // comes from an import whose inputs the update only adopts.
-func keepsBuild(stage lifecycle, plan, state templateModel) bool {
-	return stage == lifecycleImported || !buildInputsChanged(plan, state)
+func keepsBuild(lc lifecycle, plan, state templateModel) bool {
+	return lc == lifecycleImported || !buildInputsChanged(plan, state)
 }
 
 // ModifyPlan fails the plan when the chosen backend is not configured (a setting Terraform will
@@ -69,9 +69,9 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	var plan, state templateModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	stage, diags := lifecycleOf(ctx, state, req.Private)
+	lc, diags := lifecycleOf(ctx, state, req.Private)
 	resp.Diagnostics.Append(diags...)
-	keep := keepsBuild(stage, plan, state)
+	keep := keepsBuild(lc, plan, state)
 	if resp.Diagnostics.HasError() {
 		return
 	}

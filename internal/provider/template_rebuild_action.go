@@ -72,7 +72,7 @@ func (a *templateRebuildAction) Schema(_ context.Context, _ action.SchemaRequest
 			"backend": actionschema.StringAttribute{Required: true,
 				MarkdownDescription: "Backend of the template: " + backtickList(buildingBackends()) + ".",
 				Validators:          []validator.String{backendOneOf(buildingBackends())}},
-			"template_id": actionschema.StringAttribute{Required: true, MarkdownDescription: "Template to rebuild (E2B alias or OpenSandbox snapshot name)."},
+			"template_id": actionschema.StringAttribute{Required: true, MarkdownDescription: "Template to rebuild: " + templateNames(buildingBackends()) + "."},
 			"image":       str("Container image to build from."),
 			"registry_auth": actionschema.SingleNestedAttribute{Optional: true,
 				MarkdownDescription: "Credentials for a private `image`: `username` and `password`, the `aws_*` trio, or `gcp_service_account_json`.",

@@ -65,12 +65,12 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, plan.Backend, plan.TemplateID)...)
-	stage, diags := lifecycleOf(ctx, state, req.Private)
+	lc, diags := lifecycleOf(ctx, state, req.Private)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if keepsBuild(stage, plan, state) {
+	if keepsBuild(lc, plan, state) {
 		// Only settings such as keep_remotely or timeouts changed, or an import is being adopted:
 		// no API call, the build outcome stays as it was.
 		plan.copyResult(state)
@@ -92,9 +92,9 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 		// The prior state stays, with its inputs (so the next plan retries the update) and its
 		// template_ref (the template still serves its previous build), and says the rebuild failed.
 		// A retry adopts the build if it finished after all (builders.Rebuild).
-		state.Status, state.Stage, state.Detail = types.StringValue(string(result.Status)), types.StringValue(string(result.Stage)), types.StringValue(result.Detail)
-		state.Logs = logTail(result.Logs)
 		plan = state
+		plan.Status, plan.Stage, plan.Detail, plan.Logs = types.StringValue(string(result.Status)),
+			types.StringValue(string(result.Stage)), types.StringValue(result.Detail), logTail(result.Logs)
 	} else {
 		plan.setResult(result, r.now())
 	}
@@ -152,12 +152,12 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 	var state templateModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, state.Backend, state.TemplateID)...)
-	stage, diags := lifecycleOf(ctx, state, req.Private)
+	lc, diags := lifecycleOf(ctx, state, req.Private)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if stage == lifecycleUnsupported {
+	if lc == lifecycleUnsupported {
 		r.recheckUnsupported(ctx, state, resp)
 		return
 	}
@@ -173,7 +173,7 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 		resp.Diagnostics.AddError("Could not read sandbox template", r.backends.readError(ctx, state.Backend.ValueString(), state.TemplateID.ValueString(), err).Error())
 		return
 	}
-	if !usable && !stage.unconfirmed() {
+	if !usable && !lc.unconfirmed() {
 		tflog.Warn(ctx, "sandbox template is gone or not usable; removing it from state", map[string]any{"template_id": state.TemplateID.ValueString()})
 		resp.State.RemoveResource(ctx)
 	}
@@ -218,7 +218,7 @@ func (r *templateResource) Delete(ctx context.Context, req resource.DeleteReques
 		resp.Diagnostics.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
 		return
 	}
-	stage, diags := lifecycleOf(ctx, state, req.Private)
+	lc, diags := lifecycleOf(ctx, state, req.Private)
 	resp.Diagnostics.Append(diags...)
 	deleter, ok := builder.(builders.Deleter)
 	if !ok {
@@ -228,7 +228,7 @@ func (r *templateResource) Delete(ctx context.Context, req resource.DeleteReques
 	resp.Diagnostics.Append(diags...)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if stage.unconfirmed() {
+	if lc.unconfirmed() {
 		// The create gave up waiting (timeout, interrupt, lost connection) but the build went on. If it
 		// finished, keep it: this delete is most often the first half of replacing the tainted
 		// resource, and the create that follows adopts the template instead of building it again.

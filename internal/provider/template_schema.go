@@ -39,7 +39,7 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 				Validators:          []validator.String{backendOneOf(backends.All)},
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()}},
 			"template_id": schema.StringAttribute{Required: true,
-				MarkdownDescription: "Template name: the E2B alias, the OpenSandbox snapshot name, or the Bedrock code interpreter id. " +
+				MarkdownDescription: "Template name: " + templateNames(backends.All) + ". " +
 					templateIDRules() + ". Changing it replaces the resource.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
 			"image": schema.StringAttribute{Optional: true,
@@ -80,7 +80,7 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 				MarkdownDescription: "What consumers pass to their sandbox backend. Null when the backend has no templates (`UNSUPPORTED`).",
 				Attributes: map[string]schema.Attribute{
 					"provider": schema.StringAttribute{Computed: true, MarkdownDescription: "Backend the value belongs to."},
-					"value":    schema.StringAttribute{Computed: true, MarkdownDescription: "E2B alias, OpenSandbox snapshot name or Bedrock code interpreter id; never a raw snapshot id."},
+					"value":    schema.StringAttribute{Computed: true, MarkdownDescription: "The template id: " + templateNames(backends.All) + "; never a raw snapshot id."},
 				},
 				PlanModifiers: []planmodifier.Object{objectplanmodifier.UseStateForUnknown()}},
 			"sandbox_entrypoint": schema.ListAttribute{Computed: true, ElementType: types.StringType,

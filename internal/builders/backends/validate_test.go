@@ -113,7 +113,7 @@ func TestNamed(t *testing.T) {
 // constructor, ignores only fields the spec has, and builds from a source it does not ignore.
 func TestDescriptorsAreComplete(t *testing.T) {
 	for _, b := range All {
-		if b.Name == "" || b.Title == "" || b.TemplateID.Pattern == nil || b.TemplateID.Text == "" || b.Open == nil {
+		if b.Name == "" || b.Title == "" || b.TemplateNoun == "" || b.TemplateID.Pattern == nil || b.TemplateID.Text == "" || b.Open == nil {
 			t.Errorf("%q: incomplete descriptor %+v", b.Name, b)
 		}
 		for field := range b.Ignored {

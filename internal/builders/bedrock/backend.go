@@ -36,6 +36,7 @@ var Backend = builders.Backend{
 		Pattern: regexp.MustCompile(`^(?:aws\.codeinterpreter\.v1|[a-zA-Z][a-zA-Z0-9_]{0,47}-[a-zA-Z0-9]{10})$`),
 		Text:    "a code interpreter id: aws.codeinterpreter.v1 or <name>-<10 letters or digits>",
 	},
+	TemplateNoun: "code interpreter id",
 	Ignored: map[string]string{
 		"image":         noImages,
 		"registry_auth": noImages,

@@ -26,6 +26,7 @@ var Backend = builders.Backend{
 	Name:               Name,
 	Title:              "E2B",
 	TemplateID:         builders.NameRule,
+	TemplateNoun:       "template alias",
 	Sources:            []string{builders.SourceImage, builders.SourceBaseTemplate, builders.SourceDockerfile},
 	DefaultStartCmdDoc: "`" + DefaultStartCmd + "`, in images built from `e2bdev/code-interpreter`",
 	Lists:              true,

@@ -26,10 +26,11 @@ var (
 
 // Backend describes OpenSandbox: templates are named snapshots of a sandbox started from an image.
 var Backend = builders.Backend{
-	Name:       Name,
-	Title:      "OpenSandbox",
-	TemplateID: builders.NameRule,
-	Sources:    []string{builders.SourceImage},
+	Name:         Name,
+	Title:        "OpenSandbox",
+	TemplateID:   builders.NameRule,
+	TemplateNoun: "snapshot name",
+	Sources:      []string{builders.SourceImage},
 	Ignored: map[string]string{
 		"ready_cmd":     "OpenSandbox has no ready check; the sandbox is snapshotted once it is Running",
 		"cpu_count":     "OpenSandbox snapshots carry no sizing; set resource limits where sandboxes are started",
