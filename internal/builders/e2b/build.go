@@ -52,7 +52,7 @@ func (b *Builder) buildOnce(ctx context.Context, alias string, plan buildPlan, l
 	if err != nil {
 		// A 403 or 409 here is E2B's word on the name ("Alias 'x' already used" by another template
 		// of the team: register_build.go), kept at TEMPLATE_CREATE, not taken for a bad API key.
-		return atStage(builders.StageTemplateCreate, fmt.Errorf("creating template %s: %w", alias, err), logs.result()...)
+		return apihttp.AtStage(builders.StageTemplateCreate, fmt.Errorf("creating template %s: %w", alias, err), logs.result()...)
 	}
 	obs.Created(builders.TemplateRef{Provider: Name, Value: alias})
 	logs.addf("template %s (%s): build %s requested with %d CPU, %d MB", alias, created.TemplateID, created.BuildID,
@@ -64,7 +64,7 @@ func (b *Builder) buildOnce(ctx context.Context, alias string, plan buildPlan, l
 			created.BuildID, alias, reasonOf(info)), logs.result()...)
 	}
 	if err := b.startBuild(ctx, created, plan); err != nil {
-		return atStage(builders.StageTemplateBuild, fmt.Errorf("starting build %s of template %s: %w", created.BuildID, alias, err), logs.result()...)
+		return apihttp.AtStage(builders.StageTemplateBuild, fmt.Errorf("starting build %s of template %s: %w", created.BuildID, alias, err), logs.result()...)
 	}
 	logs.addf("build %s started from %s", created.BuildID, source(plan.start))
 

@@ -29,7 +29,7 @@ func newClient(base *url.URL, cfg Config) *client {
 		APIKeyHeader: apiKeyHeader, APIKey: cfg.APIKey,
 		Retry:        apihttp.RetryPolicy{MaxAttempts: maxAttempts},
 		ParseError:   parseError,
-		AuthStatuses: []int{http.StatusUnauthorized}, AuthHint: "check E2B_API_KEY or provider e2b.api_key",
+		AuthStatuses: []int{http.StatusUnauthorized}, AuthHint: "check " + settingAPIKey.Env + " or provider " + settingAPIKey.Path,
 	}}
 }
 
@@ -46,7 +46,3 @@ func parseError(e *apihttp.Error, _ http.Header, body []byte) {
 	}
 	e.Code, e.Message = strconv.Itoa(cmp.Or(shape.Code, e.StatusCode)), shape.Message
 }
-
-// atStage is apihttp.AtStage (a refused API key is API_AUTH, naming the setting to fix), kept
-// under this name so the call sites read as before.
-var atStage = apihttp.AtStage

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
 // inputsTagPrefix marks the tag that records a build's inputs (builders.TemplateSpec.Fingerprint).
@@ -24,7 +25,7 @@ func inputsTag(fingerprint string) string { return inputsTagPrefix + fingerprint
 func (b *Builder) BuiltFrom(ctx context.Context, templateID, fingerprint string) (builders.InputsVerdict, error) {
 	tags, err := b.api.templateTags(ctx, templateID)
 	if err != nil {
-		return builders.InputsUnknown, atStage(builders.StageTemplateLookup, fmt.Errorf("listing tags of template %s: %w", templateID, err))
+		return builders.InputsUnknown, apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing tags of template %s: %w", templateID, err))
 	}
 	current := ""
 	for _, t := range tags {

@@ -24,7 +24,7 @@ type listedTemplate struct {
 func (b *Builder) ListTemplates(ctx context.Context) ([]string, error) {
 	var listed []listedTemplate
 	if err := b.api.Do(ctx, apihttp.Request{Method: http.MethodGet, Path: "/templates", Out: &listed}); err != nil {
-		return nil, atStage(builders.StageTemplateLookup, fmt.Errorf("listing templates: %w", err))
+		return nil, apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing templates: %w", err))
 	}
 	var names []string
 	for _, t := range listed {

@@ -32,7 +32,7 @@ func (b *Builder) IsUsable(ctx context.Context, templateID string) (bool, error)
 	case apihttp.IsNotFound(err), apihttp.StatusOf(err) == http.StatusForbidden:
 		return false, nil
 	}
-	return false, atStage(builders.StageTemplateLookup, fmt.Errorf("looking up template %s: %w", templateID, err))
+	return false, apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("looking up template %s: %w", templateID, err))
 }
 
 // Delete removes the template (by alias); a template that is already gone is not an error.
@@ -41,5 +41,5 @@ func (b *Builder) Delete(ctx context.Context, templateID string) error {
 	if err == nil || apihttp.IsNotFound(err) {
 		return nil
 	}
-	return atStage(builders.StageTemplateLookup, fmt.Errorf("deleting template %s: %w", templateID, err))
+	return apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("deleting template %s: %w", templateID, err))
 }

@@ -48,7 +48,7 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs bui
 		Metadata: builderMetadata(spec.TemplateID), Timeout: timeout,
 	})
 	if err != nil {
-		return builders.TemplateBuildResult{}, withLogs(atStage(createStage(err), fmt.Errorf("creating the builder sandbox: %w%s", err, timeoutHint(err))), "", logs)
+		return builders.TemplateBuildResult{}, withLogs(apihttp.AtStage(createStage(err), fmt.Errorf("creating the builder sandbox: %w%s", err, timeoutHint(err))), "", logs)
 	}
 	sb := builderSandbox{id: created.ID, startCmd: startCmd, defaulted: defaulted}
 	logs.addf("builder sandbox %s created from %s", sb.id, spec.Image)
@@ -92,7 +92,7 @@ func (b *Builder) prepareAndSnapshot(ctx context.Context, sb builderSandbox, spe
 	}
 	snap, err := b.api.createSnapshot(ctx, sb.id, spec.TemplateID)
 	if err != nil {
-		return snapshot{}, atStage(builders.StageSnapshot, fmt.Errorf("creating snapshot %s: %w", spec.TemplateID, err))
+		return snapshot{}, apihttp.AtStage(builders.StageSnapshot, fmt.Errorf("creating snapshot %s: %w", spec.TemplateID, err))
 	}
 	logs.addf("snapshot %s (%s) created", spec.TemplateID, snap.ID)
 	obs.Created(builders.TemplateRef{Provider: Name, Value: spec.TemplateID})
@@ -102,24 +102,24 @@ func (b *Builder) prepareAndSnapshot(ctx context.Context, sb builderSandbox, spe
 func (b *Builder) installPackages(ctx context.Context, sb builderSandbox, packages []string, logs *buildLog) error {
 	ex, err := b.api.execd(ctx, sb.id)
 	if err != nil {
-		return atStage(builders.StageTemplateBuild, fmt.Errorf("reaching execd: %w", err))
+		return apihttp.AtStage(builders.StageTemplateBuild, fmt.Errorf("reaching execd: %w", err))
 	}
 	// execd answers nothing once the sandbox ended, so the wait for it checks that it still runs.
 	if err := ex.waitReady(ctx, b.pollInterval, func() error { return b.waitRunning(ctx, sb) }); err != nil {
 		if builders.StageOf(err, "") != "" {
 			return err // the sandbox ended: waitRunning said why
 		}
-		return atStage(builders.StageTemplateBuild, err)
+		return apihttp.AtStage(builders.StageTemplateBuild, err)
 	}
 	req := installCommand(ctx, packages)
 	logs.add("$ " + req.Command)
 	result, err := ex.run(ctx, req)
 	logs.output(result)
 	if err != nil {
-		return atStage(builders.StageTemplateBuild, fmt.Errorf("installing packages: %w", err))
+		return apihttp.AtStage(builders.StageTemplateBuild, fmt.Errorf("installing packages: %w", err))
 	}
 	if result.Error != "" {
-		return atStage(builders.StageTemplateBuild, fmt.Errorf("installing packages failed (%s); see the logs", result.Error))
+		return apihttp.AtStage(builders.StageTemplateBuild, fmt.Errorf("installing packages failed (%s); see the logs", result.Error))
 	}
 	return nil
 }

@@ -30,7 +30,7 @@ func newClient(base *url.URL, cfg Config, httpClient *http.Client) *client {
 		Retry:        apihttp.RetryPolicy{MaxAttempts: maxAttempts},
 		ParseError:   parseError,
 		AuthStatuses: []int{http.StatusUnauthorized, http.StatusForbidden},
-		AuthHint:     "check OPEN_SANDBOX_API_KEY or provider opensandbox.api_key",
+		AuthHint:     "check " + settingAPIKey.Env + " or provider " + settingAPIKey.Path,
 	}}
 }
 
@@ -71,7 +71,3 @@ func locString(loc []any) string {
 	}
 	return strings.Join(parts, ".")
 }
-
-// atStage is apihttp.AtStage (refused API credentials are API_AUTH, naming the setting to fix),
-// kept under this name so the call sites read as before.
-var atStage = apihttp.AtStage

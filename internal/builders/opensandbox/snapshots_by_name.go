@@ -19,7 +19,7 @@ var ErrSnapshotNotFound = errors.New("no Ready snapshot with that name")
 func (b *Builder) IsUsable(ctx context.Context, templateID string) (bool, error) {
 	ready, err := b.api.snapshotsNamed(ctx, templateID, snapshotReady)
 	if err != nil {
-		return false, atStage(builders.StageTemplateLookup, fmt.Errorf("looking up snapshot %s: %w", templateID, err))
+		return false, apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("looking up snapshot %s: %w", templateID, err))
 	}
 	return len(ready) > 0, nil
 }
@@ -29,7 +29,7 @@ func (b *Builder) IsUsable(ctx context.Context, templateID string) (bool, error)
 func (b *Builder) ResolveSnapshotID(ctx context.Context, name string) (string, error) {
 	ready, err := b.api.snapshotsNamed(ctx, name, snapshotReady)
 	if err != nil {
-		return "", atStage(builders.StageTemplateLookup, fmt.Errorf("resolving snapshot %s: %w", name, err))
+		return "", apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("resolving snapshot %s: %w", name, err))
 	}
 	if len(ready) == 0 {
 		return "", builders.AtStage(builders.StageTemplateLookup, fmt.Errorf("snapshot %s: %w", name, ErrSnapshotNotFound))
@@ -50,11 +50,11 @@ func newer(a, b snapshot) int {
 func (b *Builder) Delete(ctx context.Context, templateID string) error {
 	named, err := b.api.snapshotsNamed(ctx, templateID)
 	if err != nil {
-		return atStage(builders.StageTemplateLookup, fmt.Errorf("listing snapshots named %s: %w", templateID, err))
+		return apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing snapshots named %s: %w", templateID, err))
 	}
 	for _, s := range named {
 		if err := b.deleteSettledSnapshot(ctx, s.ID); err != nil {
-			return atStage(builders.StageSnapshot, fmt.Errorf("deleting snapshot %s (%s): %w", templateID, s.ID, err))
+			return apihttp.AtStage(builders.StageSnapshot, fmt.Errorf("deleting snapshot %s (%s): %w", templateID, s.ID, err))
 		}
 	}
 	return nil
