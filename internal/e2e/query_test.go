@@ -41,8 +41,8 @@ list "sandbox_template" "e2b" {
 		}
 	}
 
-	if out, err := c.run("plan", "-no-color"); err == nil || !strings.Contains(out, "Missing image") {
-		t.Fatalf("planning the generated configuration as it is must fail with Missing image (the documented step): %v\n%s", err, out)
+	if out, err := c.run("plan", "-no-color"); err == nil || !strings.Contains(out, "Invalid image") || !strings.Contains(out, "image: is required") {
+		t.Fatalf("planning the generated configuration as it is must fail with Invalid image, image is required (the documented step): %v\n%s", err, out)
 	}
 	config = strings.Replace(config, "image            = null", `image            = "python:3.12-slim"`, 1)
 	if err := os.WriteFile(generated, []byte(config), 0o600); err != nil {
