@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/registrylogin"
 )
@@ -57,7 +58,10 @@ func (b *backendSet) Builder(ctx context.Context, name string) (builders.Builder
 }
 
 // registryLogin exchanges aws and gcp registry_auth for a basic login, with the provider's ECR
-// endpoint: for backends that take only basic auth, and for resolving digests at plan.
+// endpoint and each token request bounded by request_timeout: for backends that take only basic
+// auth, and for resolving digests at plan.
 func (b *backendSet) registryLogin() builders.RegistryLoginFunc {
-	return registrylogin.FromSettings(b.settings).Login
+	exchanger := registrylogin.FromSettings(b.settings)
+	exchanger.HTTPClient = apihttp.TimeoutClient(b.requestTimeout)
+	return exchanger.Login
 }
