@@ -35,7 +35,7 @@ func (r *templateResource) ValidateConfig(ctx context.Context, req resource.Vali
 	spec, unknown, diags := cfg.configuredSpec(ctx)
 	resp.Diagnostics.Append(diags...)
 	for _, problem := range spec.Validate(backend) {
-		if unknown[problem.Root()] || slices.ContainsFunc(problem.Reads, func(field string) bool { return unknown[field] }) {
+		if unknown[problem.Field] || unknown[problem.Root()] || slices.ContainsFunc(problem.Reads, func(field string) bool { return unknown[field] }) {
 			continue // a value known only at apply: the rule is checked again then
 		}
 		resp.Diagnostics.AddAttributeError(attributePath(problem.Field), "Invalid "+problem.Field, problem.Error()+".")
@@ -47,8 +47,8 @@ func (r *templateResource) ValidateConfig(ctx context.Context, req resource.Vali
 	}
 }
 
-// configuredSpec is the spec a configuration describes, and the top-level fields whose values
-// are not known yet (they read as empty in the spec).
+// configuredSpec is the spec a configuration describes, and the fields whose values are not known
+// yet (they read as empty in the spec): top-level ones, and elements of packages.
 func (m templateModel) configuredSpec(ctx context.Context) (builders.TemplateSpec, map[string]bool, diag.Diagnostics) {
 	unknown := map[string]bool{}
 	for name, v := range map[string]attr.Value{"template_id": m.TemplateID, "image": m.Image, "start_cmd": m.StartCmd,
@@ -56,8 +56,19 @@ func (m templateModel) configuredSpec(ctx context.Context) (builders.TemplateSpe
 		"dockerfile": m.Dockerfile, "packages": m.Packages, "registry_auth": m.RegistryAuth, "rebuild_triggers": m.RebuildTriggers} {
 		unknown[name] = !fullyKnown(ctx, v)
 	}
-	if unknown["packages"] {
+	switch {
+	case m.Packages.IsUnknown():
 		m.Packages = types.ListNull(types.StringType)
+	case unknown["packages"]: // known list, some elements known only at apply: check the others
+		unknown["packages"] = false
+		elements := m.Packages.Elements()
+		for i, e := range elements {
+			if e.IsUnknown() {
+				unknown[fmt.Sprintf("packages[%d]", i)] = true
+				elements[i] = types.StringValue("")
+			}
+		}
+		m.Packages = types.ListValueMust(types.StringType, elements)
 	}
 	if unknown["rebuild_triggers"] {
 		m.RebuildTriggers = types.MapNull(types.StringType)

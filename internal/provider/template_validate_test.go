@@ -107,3 +107,38 @@ func TestOnlyAFailedBuildKeepsItsLog(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateConfigWaitsForUnknownValues: a rule that reads a value known only at apply is not
+// applied at plan (it is checked again at apply), while rules on known values still are.
+func TestValidateConfigWaitsForUnknownValues(t *testing.T) {
+	unknown := tftypes.NewValue(tftypes.String, tftypes.UnknownValue)
+	tests := []struct {
+		name   string
+		values map[string]tftypes.Value
+		want   []string // error summaries, in order
+	}{
+		{"image known later", map[string]tftypes.Value{"backend": str("e2b"), "template_id": str("py"), "image": unknown}, nil},
+		{"template_id known later", map[string]tftypes.Value{"backend": str("e2b"), "template_id": unknown, "image": str("python")}, nil},
+		{"a package known later, another bad", map[string]tftypes.Value{"backend": str("e2b"), "template_id": str("py"), "image": str("python"),
+			"packages": tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{unknown, str("--index-url=x")})},
+			[]string{"Invalid packages[1]"}},
+		{"packages known later", map[string]tftypes.Value{"backend": str("e2b"), "template_id": str("py"), "image": str("python"),
+			"packages": tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, tftypes.UnknownValue)}, nil},
+		{"known problems still reported", map[string]tftypes.Value{"backend": str("e2b"), "template_id": unknown, "image": str("Bad Image")},
+			[]string{"Invalid image"}},
+		{"no source at all", map[string]tftypes.Value{"backend": str("opensandbox"), "template_id": str("py")}, []string{"Invalid image"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var resp resource.ValidateConfigResponse
+			(&templateResource{}).ValidateConfig(context.Background(), resource.ValidateConfigRequest{Config: configOf(t, tt.values)}, &resp)
+			var got []string
+			for _, d := range resp.Diagnostics.Errors() {
+				got = append(got, d.Summary())
+			}
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("errors = %q, want %q (%v)", got, tt.want, resp.Diagnostics)
+			}
+		})
+	}
+}
