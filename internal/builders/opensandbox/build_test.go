@@ -23,7 +23,7 @@ func TestBuildSnapshotsAPreparedSandbox(t *testing.T) {
 		t.Fatalf("Ensure = %+v, want SUCCESS with %+v", got, want)
 	}
 	if refs := created.get(); len(refs) != 1 || refs[0] != want {
-		t.Errorf("NotifyCreated got %v, want exactly %v", refs, want)
+		t.Errorf("Created got %v, want exactly %v", refs, want)
 	}
 	sb := h.onlySandbox(t)
 	if sb.Image != opensandboxCI || sb.Auth != nil || !slices.Equal(sb.Entrypoint, CodeInterpreterEntrypoint) {
@@ -226,7 +226,7 @@ func TestBuildSnapshotFailure(t *testing.T) {
 	got := builders.Ensure(context.Background(), h.b, spec("snap"), created.observer())
 	assertFailed(t, got, builders.StageSnapshot, "snapshot_runtime_failed")
 	if len(created.get()) != 1 {
-		t.Errorf("NotifyCreated must fire once the snapshot exists, got %v", created.get())
+		t.Errorf("Created must be reported once the snapshot exists, got %v", created.get())
 	}
 	h.assertAllSandboxesDeleted(t)
 	if snaps := h.liveSnapshots("snap"); len(snaps) != 0 {
@@ -284,7 +284,7 @@ func TestBuildCancelledMidWait(t *testing.T) {
 				t.Errorf("%d snapshots left, want %d (a Creating one stays for Delete)", n, tt.snapshots)
 			}
 			if len(created.get()) != tt.snapshots {
-				t.Errorf("NotifyCreated calls = %v", created.get())
+				t.Errorf("Created calls = %v", created.get())
 			}
 		})
 	}

@@ -28,7 +28,7 @@ var NeutralEntrypoint = []string{"tail", "-f", "/dev/null"}
 
 // DefaultResourceLimits size the builder sandbox; the API requires resourceLimits. They are the
 // Go SDK's DefaultResourceLimits (constants.go). Snapshots carry no sizing, so cpu_count and
-// memory_mb do not apply here (see builders.IgnoredFieldReason).
+// memory_mb do not apply here (see Backend.Ignored).
 var DefaultResourceLimits = map[string]string{"cpu": "1", "memory": "2Gi"}
 
 // Builder sandboxes expire on their own even if deleting them fails: the build's deadline plus a
