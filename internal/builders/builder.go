@@ -22,6 +22,12 @@ type Deleter interface {
 	Delete(ctx context.Context, templateID string) error
 }
 
+// Lister is a Builder that can name the templates its backend already has (terraform query). A
+// backend whose builder is one says so in its descriptor (Backend.Lists).
+type Lister interface {
+	ListTemplates(ctx context.Context) ([]string, error)
+}
+
 // BuildTimeoutChecker is a Builder whose builds cannot outlast a server-side limit (OpenSandbox
 // caps a sandbox's lifetime), so a too-long timeout can be refused at plan time.
 type BuildTimeoutChecker interface {

@@ -23,11 +23,6 @@ func listingBackends() []*builders.Backend {
 	return backends.Where(func(b *builders.Backend) bool { return b.Lists })
 }
 
-// templateLister is a builder that can name the templates its backend already has.
-type templateLister interface {
-	ListTemplates(ctx context.Context) ([]string, error)
-}
-
 // templateListResource lists existing templates for `terraform query` (Terraform >= 1.14): the
 // team's E2B templates or the names of OpenSandbox's Ready snapshots.
 type templateListResource struct {
@@ -101,7 +96,7 @@ func (r *templateListResource) names(ctx context.Context, cfg templateListConfig
 		diags.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
 		return nil, diags
 	}
-	lister, ok := builder.(templateLister)
+	lister, ok := builder.(builders.Lister)
 	if !ok {
 		diags.AddAttributeError(path.Root("backend"), "Backend cannot list templates",
 			fmt.Sprintf("The %s backend cannot list its templates.", cfg.Backend.ValueString()))

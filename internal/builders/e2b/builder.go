@@ -20,6 +20,7 @@ type Builder struct {
 var (
 	_ builders.Builder = (*Builder)(nil)
 	_ builders.Deleter = (*Builder)(nil)
+	_ builders.Lister  = (*Builder)(nil) // Backend.Lists
 )
 
 // New validates cfg and returns a Builder. It makes no request.

@@ -20,6 +20,7 @@ var (
 	_ builders.Builder             = (*Builder)(nil)
 	_ builders.Deleter             = (*Builder)(nil)
 	_ builders.BuildTimeoutChecker = (*Builder)(nil)
+	_ builders.Lister              = (*Builder)(nil) // Backend.Lists
 )
 
 // New validates cfg and returns a Builder. It makes no request.
