@@ -24,10 +24,7 @@ func (s *Server) getAlias(w http.ResponseWriter, alias string) {
 	defer s.mu.Unlock()
 	t := s.resolve(identifier)
 	switch {
-	case t == nil:
-		writeError(w, http.StatusNotFound, fmt.Sprintf("template '%s' not found", identifier))
-	case t.foreign:
-		writeError(w, http.StatusForbidden, "You don't have access to this template alias")
+	case !owned(w, t, identifier, "You don't have access to this template alias"):
 	case strings.Contains(alias, ":") && !s.observeReady(t, tag):
 		writeError(w, http.StatusNotFound, fmt.Sprintf("tag '%s' does not exist for template '%s'", orDefault(tag), identifier))
 	default:

@@ -18,12 +18,7 @@ func (s *Server) listTags(w http.ResponseWriter, ref string) {
 		return
 	}
 	t := s.resolve(identifier)
-	switch {
-	case t == nil:
-		writeError(w, http.StatusNotFound, fmt.Sprintf("template '%s' not found", identifier))
-		return
-	case t.foreign:
-		writeError(w, http.StatusForbidden, fmt.Sprintf("You don't have access to sandbox template '%s'", ref))
+	if !owned(w, t, identifier, fmt.Sprintf("You don't have access to sandbox template '%s'", ref)) {
 		return
 	}
 	latest := map[string]assignment{}
@@ -124,12 +119,7 @@ func (s *Server) deleteTags(w http.ResponseWriter, r *http.Request) {
 	s.lock()
 	defer s.mu.Unlock()
 	t := s.resolve(identifier)
-	switch {
-	case t == nil:
-		writeError(w, http.StatusNotFound, fmt.Sprintf("template '%s' not found", identifier))
-		return
-	case t.foreign:
-		writeError(w, http.StatusForbidden, fmt.Sprintf("You don't have access to sandbox template '%s'", identifier))
+	if !owned(w, t, identifier, fmt.Sprintf("You don't have access to sandbox template '%s'", identifier)) {
 		return
 	}
 	t.assignments = slices.DeleteFunc(t.assignments, func(a assignment) bool { return slices.Contains(tags, a.tag) })

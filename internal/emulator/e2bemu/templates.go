@@ -93,15 +93,24 @@ func (s *Server) resolveOwned(w http.ResponseWriter, ref, invalid string) *tmpl 
 		return nil
 	}
 	t := s.resolve(identifier)
+	if !owned(w, t, identifier, fmt.Sprintf("You don't have access to template '%s'", identifier)) {
+		return nil
+	}
+	return t
+}
+
+// owned answers 404 for a missing template and 403 with forbidden (each handler words it its own
+// way) for another team's, and tells whether t is the team's own.
+func owned(w http.ResponseWriter, t *tmpl, identifier, forbidden string) bool {
 	switch {
 	case t == nil:
 		writeError(w, http.StatusNotFound, fmt.Sprintf("template '%s' not found", identifier))
 	case t.foreign:
-		writeError(w, http.StatusForbidden, fmt.Sprintf("You don't have access to template '%s'", identifier))
+		writeError(w, http.StatusForbidden, forbidden)
 	default:
-		return t
+		return true
 	}
-	return nil
+	return false
 }
 
 func (s *Server) listTemplates(w http.ResponseWriter, _ *http.Request) {
