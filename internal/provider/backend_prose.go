@@ -28,6 +28,15 @@ func backtickList(bs []*builders.Backend) string {
 	return joinProse(quoted, "or")
 }
 
+// titles lists the backends' titles in prose: "E2B, OpenSandbox and Bedrock AgentCore".
+func titles(bs []*builders.Backend) string {
+	names := make([]string, len(bs))
+	for i, b := range bs {
+		names[i] = b.Title
+	}
+	return joinProse(names, "and")
+}
+
 // joinProse joins words as prose does: "a, b and c".
 func joinProse(words []string, conjunction string) string {
 	if len(words) < 2 {

@@ -112,12 +112,3 @@ func settingPath(dotted string) path.Path {
 	}
 	return at
 }
-
-// titles lists the backends' titles in prose: "E2B, OpenSandbox and Bedrock AgentCore".
-func titles(bs []*builders.Backend) string {
-	names := make([]string, len(bs))
-	for i, b := range bs {
-		names[i] = b.Title
-	}
-	return joinProse(names, "and")
-}

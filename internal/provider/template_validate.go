@@ -38,7 +38,7 @@ func (r *templateResource) ValidateConfig(ctx context.Context, req resource.Vali
 		if unknown[problem.Field] || unknown[problem.Root()] || slices.ContainsFunc(problem.Reads, func(field string) bool { return unknown[field] }) {
 			continue // a value known only at apply: the rule is checked again then
 		}
-		resp.Diagnostics.AddAttributeError(attributePath(problem.Field), "Invalid "+problem.Field, problem.Error()+".")
+		resp.Diagnostics.AddAttributeError(attributePath(problem), "Invalid "+problem.Field, problem.Error()+".")
 	}
 	for _, field := range builders.SpecFields {
 		if reason := backend.Ignored[field]; reason != "" && isSet(ctx, req, field) {
@@ -80,16 +80,16 @@ func (m templateModel) configuredSpec(ctx context.Context) (builders.TemplateSpe
 	return spec, unknown, diags
 }
 
-// attributePath is where a core field path points in the schema: list elements are addressed,
-// but nothing inside registry_auth, since CLIs cannot point into an object literal and would
-// fall back to the resource line.
-func attributePath(field string) path.Path {
-	name, index, isElement := strings.Cut(strings.TrimSuffix(field, "]"), "[")
-	name, _, _ = strings.Cut(name, ".")
+// attributePath is where a problem points in the schema: its top-level attribute, or a list
+// element, but nothing inside registry_auth, since CLIs cannot point into an object literal and
+// would fall back to the resource line.
+func attributePath(problem builders.FieldError) path.Path {
+	at := path.Root(problem.Root())
+	_, index, isElement := strings.Cut(strings.TrimSuffix(problem.Field, "]"), "[")
 	if i, err := strconv.Atoi(index); isElement && err == nil {
-		return path.Root(name).AtListIndex(i)
+		return at.AtListIndex(i)
 	}
-	return path.Root(name)
+	return at
 }
 
 // isSet tells whether the user wrote field in the configuration (defaults do not count).

@@ -8,7 +8,7 @@ import (
 )
 
 // ErrNoAPIKey is New's error when Config has no API key.
-var ErrNoAPIKey = errors.New("e2b: an API key is required: set E2B_API_KEY or provider e2b.api_key")
+var ErrNoAPIKey = errors.New("e2b: an API key is required: set " + settingAPIKey.Env + " or provider " + settingAPIKey.Path)
 
 // Builder makes E2B templates. It implements builders.Builder and builders.Deleter.
 type Builder struct {
