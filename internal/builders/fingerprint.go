@@ -7,18 +7,23 @@ import (
 	"encoding/json"
 )
 
-// Fingerprint identifies the inputs a template is built from (everything but credentials and
-// flags), so a backend can record it with a build and a later run can tell whether an existing
-// template was made from the same inputs before adopting it: after a crash lost the state, on a
-// retry, or when two runs race. 16 hex digits: a tag-sized name, collisions irrelevant here.
+// Fingerprint identifies the inputs a template is built from (every build input, rebuild_triggers
+// included; not credentials, the template id or force_rebuild), so a backend can record it with a
+// build and a later run can tell whether an existing template was made from the same inputs before
+// adopting it: after a crash lost the state, on a retry, or when two runs race. 16 hex digits: a
+// tag-sized name, collisions irrelevant here. Inputs added after the first release are omitted
+// when empty, so the fingerprints of existing builds stay what they were.
 func (s TemplateSpec) Fingerprint() string {
 	startCmd, defaulted := s.StartCommand("")
-	inputs, _ := json.Marshal(struct { // a struct of strings and ints always encodes
+	sized := s.WithDefaults()
+	inputs, _ := json.Marshal(struct { // strings, ints and a string map always encode
 		Image, StartCmd, ReadyCmd, BaseTemplate, Dockerfile string
 		DefaultStart                                        bool
 		Packages                                            []string
 		CPUCount, MemoryMB                                  int
-	}{s.Image, startCmd, s.ReadyCmd, s.BaseTemplate, s.Dockerfile, defaulted, s.Packages, s.WithDefaults().CPUCount, s.WithDefaults().MemoryMB})
+		RebuildTriggers                                     map[string]string `json:",omitempty"`
+	}{s.Image, startCmd, s.ReadyCmd, s.BaseTemplate, s.Dockerfile, defaulted, s.Packages, sized.CPUCount, sized.MemoryMB,
+		s.RebuildTriggers})
 	sum := sha256.Sum256(inputs)
 	return hex.EncodeToString(sum[:8])
 }

@@ -40,33 +40,12 @@ func TestEnsureAdoptsOnlyMatchingInputs(t *testing.T) {
 	}
 }
 
-func TestFingerprintCoversBuildInputsOnly(t *testing.T) {
-	base := builders.TemplateSpec{TemplateID: "a", Image: ciImage, Packages: []string{"x"}}
-	same := base
-	same.TemplateID, same.ForceRebuild = "b", true
-	same.RegistryAuth = &builders.BasicAuth{Username: "u", Password: builders.NewSecret("p")}
-	if base.Fingerprint() != same.Fingerprint() {
-		t.Error("the template id, force_rebuild or credentials changed the fingerprint")
-	}
-	explicitDefault := base
-	explicitDefault.CPUCount = builders.DefaultSandboxCPUCount
-	if base.Fingerprint() != explicitDefault.Fingerprint() {
-		t.Error("an explicit default cpu_count changed the fingerprint")
-	}
-	for _, edit := range []func(*builders.TemplateSpec){
-		func(s *builders.TemplateSpec) { s.Image = "python:3.13" },
-		func(s *builders.TemplateSpec) { s.Packages = []string{"y"} },
-		func(s *builders.TemplateSpec) { s.StartCmd = ptr("") },
-		func(s *builders.TemplateSpec) { s.ReadyCmd = "true" },
-		func(s *builders.TemplateSpec) { s.MemoryMB = 2048 },
-	} {
-		other := base
-		edit(&other)
-		if other.Fingerprint() == base.Fingerprint() {
-			t.Errorf("%+v has the fingerprint of %+v", other, base)
-		}
-	}
-	if tag := inputsTag(base.Fingerprint()); !inputsTagPattern.MatchString(tag) {
+// TestInputsTagFitsE2BsTagRule: every build is registered with inputs-<fingerprint>, which E2B
+// refuses unless it matches its tag rule (builders.TestFingerprintCoversEveryBuildInput covers
+// what the fingerprint reads).
+func TestInputsTagFitsE2BsTagRule(t *testing.T) {
+	spec := builders.TemplateSpec{TemplateID: "a", Image: ciImage, Packages: []string{"x"}, RebuildTriggers: map[string]string{"Req": "H1 /x"}}
+	if tag := inputsTag(spec.Fingerprint()); !inputsTagPattern.MatchString(tag) {
 		t.Errorf("tag %q breaks E2B's tag rule", tag)
 	}
 }
