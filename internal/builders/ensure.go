@@ -8,9 +8,11 @@ import (
 
 // Ensure makes sure the template described by spec is usable, building only when needed:
 //  1. not forced and already usable, built from the same inputs (or the backend cannot tell): SKIPPED;
-//  2. otherwise Build (a usable template known to come from other inputs is rebuilt);
-//  3. a failed, non-forced build whose template now resolves, not known to come from other
-//     inputs: SKIPPED (a concurrent builder won).
+//  2. otherwise Build (a usable template known to come from other inputs is rebuilt, with a warning);
+//  3. a failed, non-forced build whose template now resolves because a concurrent builder won (or
+//     our build finished although waiting for it failed): SKIPPED. Only on proof: the backend confirms the usable build was made from these inputs, or,
+//     where it cannot tell, the template became usable during this attempt. An older build that was
+//     usable all along is no winner: it still serves what it served before.
 //
 // Every error and every panic comes back as a FAILED result with a stage; Ensure never panics.
 func Ensure(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) TemplateBuildResult {
@@ -19,13 +21,14 @@ func Ensure(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) Tem
 	}
 	skipped := TemplateBuildResult{Status: StatusSkipped, TemplateRef: &TemplateRef{Provider: b.Backend().Name, Value: spec.TemplateID}}
 
-	var note string
+	var warning string
+	usableBefore := false
 	if !spec.ForceRebuild {
 		verdict, usable, err := adoptable(ctx, b, spec)
 		if err != nil {
 			return failed(err, StageTemplateLookup)
 		}
-		switch {
+		switch usableBefore = usable; {
 		case usable && verdict == InputsUnknown:
 			skipped.Detail = "template is already usable; nothing was built. It carries no record of the inputs it was built " +
 				"from, so they could not be compared: set force_rebuild to build it from this configuration"
@@ -34,18 +37,23 @@ func Ensure(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) Tem
 			skipped.Detail = "template is already usable, built from these inputs; nothing was built"
 			return skipped
 		case usable:
-			note = "the existing template was built from other inputs: rebuilding it from these"
+			warning = "template " + spec.TemplateID + " already existed, built from other inputs (state was lost, or another " +
+				"configuration builds it): rebuilt it from this configuration"
 		}
 	}
 
 	result, err := build(ctx, b, spec, obs)
 	if err == nil {
-		result.Logs = append(noteLines(note), result.Logs...)
+		if warning != "" {
+			result.Warnings = append(result.Warnings, warning)
+		}
 		return result
 	}
 	if !spec.ForceRebuild && ctx.Err() == nil {
-		if verdict, usable, lookupErr := adoptable(ctx, b, spec); lookupErr == nil && usable && verdict != InputsDiffer {
-			skipped.Detail = "build failed but the template now resolves: a concurrent builder won (" + firstLine(err.Error()) + ")"
+		verdict, usable, lookupErr := adoptable(ctx, b, spec)
+		if lookupErr == nil && usable && (verdict == InputsMatch || (verdict == InputsUnknown && !usableBefore)) {
+			skipped.Detail = "build failed but the template now serves a build of these inputs: a concurrent builder won, or " +
+				"ours finished after all (" + firstLine(err.Error()) + ")"
 			return skipped
 		}
 	}
@@ -65,13 +73,6 @@ func adoptable(ctx context.Context, b Builder, spec TemplateSpec) (verdict Input
 	defer recoverAsError(&err)
 	verdict, err = checker.BuiltFrom(ctx, spec.TemplateID, spec.Fingerprint())
 	return verdict, true, AtStageIfBare(StageTemplateLookup, err)
-}
-
-func noteLines(note string) []string {
-	if note == "" {
-		return nil
-	}
-	return []string{note}
 }
 
 // validate checks spec against the backend before any request is made. Unset sizing stays zero:

@@ -234,3 +234,47 @@ func TestEnsureTellsTheObserverWhenTheTemplateExists(t *testing.T) {
 	Observer{}.Created(TemplateRef{}) // a zero Observer ignores events
 	Observer{}.Progress("line")
 }
+
+// checkingFake is a fakeBuilder that records inputs, like E2B: verdicts[0] is what BuiltFrom
+// answers before the build, verdicts[1] after it.
+type checkingFake struct {
+	*fakeBuilder
+	verdicts []InputsVerdict
+	asked    int
+}
+
+func (c *checkingFake) BuiltFrom(context.Context, string, string) (InputsVerdict, error) {
+	c.asked++
+	return c.verdicts[min(c.asked-1, len(c.verdicts)-1)], nil
+}
+
+// TestEnsureNeedsProofOfAConcurrentWinner: a template that was usable all along with an older build
+// of other inputs still serves that build after ours failed: FAILED, not SKIPPED. Only a usable
+// build of these inputs is a winner; a rebuild of other inputs says so in a warning.
+func TestEnsureNeedsProofOfAConcurrentWinner(t *testing.T) {
+	failing := func(context.Context, *fakeBuilder, TemplateSpec) (TemplateBuildResult, error) {
+		return TemplateBuildResult{}, errors.New("pip install exited with code 1")
+	}
+	for _, tt := range []struct {
+		name     string
+		build    func(context.Context, *fakeBuilder, TemplateSpec) (TemplateBuildResult, error)
+		after    InputsVerdict
+		want     TemplateBuildStatus
+		warnings int
+	}{
+		{"older build of other inputs still served", failing, InputsDiffer, StatusFailed, 0},
+		{"a build of unknown inputs, usable before ours failed", failing, InputsUnknown, StatusFailed, 0},
+		{"a build of these inputs now served", failing, InputsMatch, StatusSkipped, 0},
+		{"rebuilt from these inputs", buildsOK, InputsMatch, StatusSuccess, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &checkingFake{fakeBuilder: newFake(tt.build), verdicts: []InputsVerdict{InputsDiffer, tt.after}}
+			f.usable["py"] = true
+			got := Ensure(context.Background(), f, pySpec, Observer{})
+			if got.Status != tt.want || len(got.Warnings) != tt.warnings || f.builds != 1 {
+				t.Errorf("Ensure = %s %q, warnings %q after %d builds; want %s with %d warnings after 1",
+					got.Status, got.Detail, got.Warnings, f.builds, tt.want, tt.warnings)
+			}
+		})
+	}
+}

@@ -24,6 +24,17 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs bui
 	}
 	logs := &buildLog{secrets: plan.secrets, progress: obs.Progress}
 	logs.add(plan.notes...)
+	if !spec.ForceRebuild {
+		adopted, err := b.awaitInFlight(ctx, spec.TemplateID, spec.Fingerprint(), logs, obs, plan.startHint())
+		if err != nil {
+			return builders.TemplateBuildResult{}, builders.AtStageIfBare(builders.StageTemplateLookup, err)
+		}
+		if adopted != "" {
+			result := builders.Succeeded(Name, spec.TemplateID, logs.result())
+			result.Detail = "build " + adopted + " of these inputs, which an earlier or concurrent run started, finished: adopted, not built again"
+			return result, nil
+		}
+	}
 	for attempt := 1; ; attempt++ {
 		err := b.buildOnce(ctx, spec.TemplateID, plan, logs, obs)
 		if err == nil {
@@ -54,6 +65,9 @@ func (b *Builder) buildOnce(ctx context.Context, alias string, plan buildPlan, l
 		// of the team: register_build.go), kept at TEMPLATE_CREATE, not taken for a bad API key.
 		return apihttp.AtStage(builders.StageTemplateCreate, fmt.Errorf("creating template %s: %w", alias, err), logs.result()...)
 	}
+	if created.TemplateID == "" || created.BuildID == "" {
+		return builders.AtStage(builders.StageTemplateCreate, fmt.Errorf("creating template %s: E2B answered without a templateID and buildID", alias), logs.result()...)
+	}
 	obs.Created(builders.TemplateRef{Provider: Name, Value: alias})
 	logs.addf("template %s (%s): build %s requested with %d CPU, %d MB", alias, created.TemplateID, created.BuildID,
 		plan.create.CPUCount, plan.create.MemoryMB)
@@ -68,11 +82,7 @@ func (b *Builder) buildOnce(ctx context.Context, alias string, plan buildPlan, l
 	}
 	logs.addf("build %s started from %s", created.BuildID, source(plan.start))
 
-	hint := ""
-	if plan.defaultedStart {
-		hint = defaultStartCmdHint
-	}
-	if err := b.waitForBuild(ctx, created.TemplateID, created.BuildID, logs, hint); err != nil {
+	if err := b.waitForBuild(ctx, created.TemplateID, created.BuildID, logs, plan.startHint()); err != nil {
 		b.waitForConcurrentBuilds(ctx, created, logs)
 		return err
 	}

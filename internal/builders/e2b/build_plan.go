@@ -16,8 +16,9 @@ type buildPlan struct {
 }
 
 // planBuild maps spec onto the create and build-start bodies. Sizing gets the core defaults;
-// start and ready commands: the spec's (start_cmd = "" sends none), else a Dockerfile's CMD, else
-// (building from an image) the code-interpreter's (defaults.go). A custom start_cmd without
+// start and ready commands: the spec's (start_cmd = "" sends none), else a Dockerfile's CMD (none
+// without one, as the SDKs' fromDockerfile), else, building from an image only, the
+// code-interpreter's (defaults.go). A custom start_cmd without
 // ready_cmd leaves readiness to E2B's own default (sleep 20 with a start command, sleep 0
 // without: orchestrator/pkg/template/build/phases/finalize/ready.go) rather than waiting on a port
 // the custom process may never open. A base_template keeps its own commands unless the spec sets
@@ -30,7 +31,7 @@ func planBuild(spec builders.TemplateSpec) (buildPlan, error) {
 		start: templateBuildStartV2{Force: spec.ForceRebuild, Steps: []templateStep{}},
 	}
 	baseTemplate, dockerfile := legacySources(spec)
-	defaultCmds := true
+	defaultCmds := spec.Image != "" // the design's default is for builds from image only
 	switch {
 	case spec.Image != "":
 		registry, err := registryFor(spec.RegistryAuth)
@@ -40,7 +41,7 @@ func planBuild(spec builders.TemplateSpec) (buildPlan, error) {
 		p.start.FromImage, p.start.FromImageRegistry, p.secrets = spec.Image, registry.body, registry.secrets
 	case baseTemplate != "":
 		p.notes = append(p.notes, "warning: "+builders.DeprecationMessage("base_template"))
-		p.start.FromTemplate, defaultCmds = baseTemplate, false
+		p.start.FromTemplate = baseTemplate
 	default:
 		p.notes = append(p.notes, "warning: "+builders.DeprecationMessage("dockerfile"))
 		d, err := parseDockerfile(dockerfile)
@@ -50,7 +51,6 @@ func planBuild(spec builders.TemplateSpec) (buildPlan, error) {
 		p.notes = append(p.notes, d.notes...)
 		p.start.FromImage, p.start.Steps = d.image, d.steps
 		p.start.StartCmd, p.start.ReadyCmd = d.startCmd, d.readyCmd
-		defaultCmds = d.startCmd == ""
 	}
 	if len(spec.Packages) > 0 {
 		p.start.Steps = append(p.start.Steps, pipInstallStep(spec.Packages))
@@ -71,4 +71,13 @@ func planBuild(spec builders.TemplateSpec) (buildPlan, error) {
 // the logs): the one place this package touches them.
 func legacySources(spec builders.TemplateSpec) (baseTemplate, dockerfile string) {
 	return spec.BaseTemplate, spec.Dockerfile //nolint:staticcheck // deprecated for users, still honoured here
+}
+
+// startHint is added to a failure at the start or ready command when the start command was the
+// default one, saying what to set instead.
+func (p buildPlan) startHint() string {
+	if p.defaultedStart {
+		return defaultStartCmdHint
+	}
+	return ""
 }

@@ -144,7 +144,9 @@ func TestBuildCommandDefaults(t *testing.T) {
 		{`start_cmd = "" with a ready check`, builders.TemplateSpec{Image: "python:3.12-slim", StartCmd: ptr(""), ReadyCmd: "test -f /ok"}, "", "test -f /ok"},
 		{"base template keeps its own", fromBaseTemplate("", "code-interpreter-v1"), "", ""},
 		{"dockerfile CMD", fromDockerfile("", "FROM python:3.12\nCMD [\"python\", \"app.py\"]"), "'python' 'app.py'", "sleep 20"},
-		{"dockerfile without CMD", fromDockerfile("", "FROM "+ciImage), DefaultStartCmd, DefaultReadyCmd},
+		// The code-interpreter default is the design's for builds from image only: a Dockerfile without
+		// CMD starts nothing, as the SDKs' fromDockerfile sends it (a default would fail at finalize).
+		{"dockerfile without CMD: nothing started", fromDockerfile("", "FROM python:3.12-slim\nRUN pip install numpy"), "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -67,7 +67,7 @@ func otherBuildInFlight(builds []templateBuild, ours string, now time.Time) bool
 		if build.BuildID == ours {
 			continue
 		}
-		if build.Status == buildBuilding || (build.Status == buildWaiting && now.Sub(build.CreatedAt) < waitingGrace) {
+		if inFlight(build, now) {
 			return true
 		}
 	}

@@ -41,19 +41,21 @@ func TestRetryHonoursRetryAfter(t *testing.T) {
 	if got := waits(); len(got) != 1 || got[0] != time.Second {
 		t.Errorf("retry waits = %v, want one of 1s from Retry-After", got)
 	}
-	if n := emu.CountRequests("POST", "/v3/templates"); n != 2 {
-		t.Errorf("%d creates sent, want the refused one and its retry", n)
+	if sent := emu.Requests(); len(sent) < 2 || sent[0].Method+sent[0].Path != sent[1].Method+sent[1].Path {
+		t.Errorf("requests %v: the refused first request must be sent again", sent)
 	}
 }
 
+// TestRetriesAreBounded: an API that keeps failing fails the build at its first request (the
+// look-up for a build of these inputs already running) after maxAttempts tries.
 func TestRetriesAreBounded(t *testing.T) {
 	emu := newEmulator(t)
 	emu.FailNext(100, http.StatusServiceUnavailable)
 	b := newTestBuilder(t, emu)
 	waits := recordWaits(b)
 	_, err := b.Build(t.Context(), builders.TemplateSpec{TemplateID: "down", Image: ciImage}, builders.Observer{})
-	if apihttp.StatusOf(err) != http.StatusServiceUnavailable || builders.StageOf(err, "") != builders.StageTemplateCreate {
-		t.Fatalf("error = %v, want the 503 at TEMPLATE_CREATE", err)
+	if apihttp.StatusOf(err) != http.StatusServiceUnavailable || builders.StageOf(err, "") != builders.StageTemplateLookup {
+		t.Fatalf("error = %v, want the 503 at TEMPLATE_LOOKUP", err)
 	}
 	if n := emu.CountRequests("", "/"); n != maxAttempts {
 		t.Errorf("%d requests sent, want %d attempts", n, maxAttempts)

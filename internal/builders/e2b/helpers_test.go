@@ -2,6 +2,7 @@ package e2b
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"regexp"
 	"strings"
@@ -125,3 +126,15 @@ const ciImage = "e2bdev/code-interpreter:latest"
 
 // inputsTagPattern is E2B's tag rule (packages/shared/pkg/id/id.go).
 var inputsTagPattern = regexp.MustCompile(`^[a-z0-9-_.]+$`)
+
+// answerWith answers every request whose path ends with suffix with a 200 carrying body, as a
+// broken proxy or server would, and passes the others to next.
+func answerWith(next http.RoundTripper, suffix, body string) http.RoundTripper {
+	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if !strings.HasSuffix(r.URL.Path, suffix) {
+			return next.RoundTrip(r)
+		}
+		return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(strings.NewReader(body)), Request: r}, nil
+	})
+}

@@ -19,29 +19,34 @@ var _ builders.InputsChecker = (*Builder)(nil)
 
 func inputsTag(fingerprint string) string { return inputsTagPrefix + fingerprint }
 
-// BuiltFrom reads the template's tags: the build the newest `default` assignment points at must
-// carry inputs-<fingerprint>. A build with no inputs tag was made by another tool or an older
-// provider: unknown. Called only before adopting a template (create, a retry), never on refresh.
+// BuiltFrom tells whether the build sandboxes of the template start from was made from these
+// inputs. It asks GET /templates which build that is, never the tags alone: E2B assigns `default`
+// and inputs-<fingerprint> when a build is requested (register_build.go) and GET /tags lists each
+// tag's newest assignment whatever its build's status (list_template_tags.sql), so a failed or
+// still running build of new inputs would pass for the served one. The served build matches when
+// inputs-<fingerprint> names it. Tags list only each tag's newest assignment, so when the served
+// build's own inputs tag has since moved to a newer build (one that failed or is still running),
+// it cannot be confirmed: that counts as other inputs, and costs a rebuild rather than a false
+// record. A template with no inputs tag at all was built by another tool or an older provider:
+// unknown. Called only before adopting a template (create, a retry), never on refresh.
 func (b *Builder) BuiltFrom(ctx context.Context, templateID, fingerprint string) (builders.InputsVerdict, error) {
-	tags, err := b.api.templateTags(ctx, templateID)
+	remote, found, err := b.findTemplate(ctx, templateID)
+	if err != nil || !found || remote.servedBuild() == "" {
+		return builders.InputsDiffer, err // nothing ready serves it (any more): nothing to adopt
+	}
+	tags, err := b.api.templateTags(ctx, remote.TemplateID)
 	if err != nil {
 		return builders.InputsUnknown, apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing tags of template %s: %w", templateID, err))
 	}
-	current := ""
-	for _, t := range tags {
-		if t.Tag == usableTag {
-			current = t.BuildID
-		}
-	}
 	verdict := builders.InputsUnknown
 	for _, t := range tags {
-		if t.BuildID != current || current == "" || !strings.HasPrefix(t.Tag, inputsTagPrefix) {
-			continue
-		}
-		if t.Tag == inputsTag(fingerprint) {
+		switch {
+		case !strings.HasPrefix(t.Tag, inputsTagPrefix):
+		case t.Tag == inputsTag(fingerprint) && t.BuildID == remote.servedBuild():
 			return builders.InputsMatch, nil
+		default:
+			verdict = builders.InputsDiffer // recorded inputs, but not these on the served build
 		}
-		verdict = builders.InputsDiffer
 	}
 	return verdict, nil
 }

@@ -79,33 +79,73 @@ func TestBuildLimitIsWaitedOut(t *testing.T) {
 	}
 }
 
-// TestConcurrentBuilderThatWinsIsSkipped: starting a build cancels the template's other builds
-// in flight (CheckAndCancelConcurrentBuilds). The cancelled builder waits for the winner and, once
-// the winner's build is ready, reports SKIPPED; if the winner fails, it builds again.
-func TestConcurrentBuilderThatWinsIsSkipped(t *testing.T) {
-	for _, winnerFails := range []bool{false, true} {
+// TestConcurrentRunOfTheSameInputsWaitsForTheRunningBuild: a second run of the same configuration
+// (or a retry after the first stopped waiting) finds the first run's build of these inputs running
+// and waits for it instead of starting another one, which would cancel it
+// (CheckAndCancelConcurrentBuilds). When that build fails, the waiting run builds again.
+func TestConcurrentRunOfTheSameInputsWaitsForTheRunningBuild(t *testing.T) {
+	for _, firstFails := range []bool{false, true} {
 		emu := newEmulator(t)
 		b := newTestBuilder(t, emu)
 		spec := builders.TemplateSpec{TemplateID: "race", Image: ciImage}
 		emu.HangBuild("race")
+		if firstFails {
+			emu.FailBuild("race", "pip install exited with code 1") // the next build started fails
+		}
 		first := make(chan builders.TemplateBuildResult, 1)
 		go func() { first <- builders.Ensure(t.Context(), b, spec, builders.Observer{}) }()
 		waitFor(t, func() bool { return len(emu.BuildStarts()) == 1 })
-		if winnerFails {
+		var lines []string
+		var mu sync.Mutex
+		second := make(chan builders.TemplateBuildResult, 1)
+		go func() {
+			second <- builders.Ensure(t.Context(), b, spec, builders.Observer{OnProgress: func(l string) { mu.Lock(); lines = append(lines, l); mu.Unlock() }})
+		}()
+		waitFor(t, func() bool { mu.Lock(); defer mu.Unlock(); return countLines(lines, "already running") == 1 })
+		emu.ReleaseBuild("race")
+		firstResult, secondResult := <-first, <-second
+		switch {
+		case !firstFails && (firstResult.Status != builders.StatusSuccess || secondResult.Status != builders.StatusSuccess ||
+			!strings.Contains(secondResult.Detail, "adopted, not built again") || len(emu.BuildStarts()) != 1):
+			t.Errorf("first %s, second %s %q, %d builds; want both SUCCESS from one build", firstResult.Status, secondResult.Status,
+				secondResult.Detail, len(emu.BuildStarts()))
+		case firstFails && (!failedOrLostTheRace(firstResult) || secondResult.Status != builders.StatusSuccess ||
+			countLines(secondResult.Logs, "did not succeed") != 1 || len(emu.BuildStarts()) != 2):
+			t.Errorf("failed first %s %q, second %s %q; want FAILED, and SUCCESS after building again", firstResult.Status,
+				firstResult.Detail, secondResult.Status, secondResult.Logs)
+		}
+	}
+}
+
+// TestConcurrentBuildOfOtherInputsCancelsOurs: starting a build cancels the template's other builds
+// in flight (CheckAndCancelConcurrentBuilds). The cancelled run waits for the other build; once it is
+// ready the cancelled run is FAILED (that build was made from other inputs: never SKIPPED), and if
+// the other build fails too, the cancelled run builds again.
+func TestConcurrentBuildOfOtherInputsCancelsOurs(t *testing.T) {
+	for _, otherFails := range []bool{false, true} {
+		emu := newEmulator(t)
+		b := newTestBuilder(t, emu)
+		ours := builders.TemplateSpec{TemplateID: "race", Image: ciImage}
+		other := ours
+		other.Packages = []string{"numpy"}
+		emu.HangBuild("race")
+		first := make(chan builders.TemplateBuildResult, 1)
+		go func() { first <- builders.Ensure(t.Context(), b, ours, builders.Observer{}) }()
+		waitFor(t, func() bool { return len(emu.BuildStarts()) == 1 })
+		if otherFails {
 			emu.FailBuild("race", "pip install exited with code 1") // the next build started fails
 		}
 		second := make(chan builders.TemplateBuildResult, 1)
-		go func() { second <- builders.Ensure(t.Context(), b, spec, builders.Observer{}) }()
+		go func() { second <- builders.Ensure(t.Context(), b, other, builders.Observer{}) }()
 		waitFor(t, func() bool { return len(emu.BuildStarts()) == 2 })
 		emu.ReleaseBuild("race")
-		loser, winner := <-first, <-second
+		cancelled, winner := <-first, <-second
 		switch {
-		case !winnerFails && (winner.Status != builders.StatusSuccess || loser.Status != builders.StatusSkipped):
-			t.Errorf("winner %s, cancelled builder %s %q; want SUCCESS and SKIPPED", winner.Status, loser.Status, loser.Detail)
-		case winnerFails && (!failedOrLostTheRace(winner) || loser.Status != builders.StatusSuccess ||
-			countLines(loser.Logs, "building again") != 1):
-			// The cancelled build never ran its own inputs: it is built again, never SKIPPED on a failed winner.
-			t.Errorf("failed winner %s %q, cancelled builder %s %q; want FAILED, and SUCCESS after building again", winner.Status, winner.Detail, loser.Status, loser.Logs)
+		case !otherFails && (winner.Status != builders.StatusSuccess || cancelled.Status != builders.StatusFailed):
+			t.Errorf("other %s, cancelled %s %q; want SUCCESS and FAILED", winner.Status, cancelled.Status, cancelled.Detail)
+		case otherFails && (winner.Status != builders.StatusFailed || cancelled.Status != builders.StatusSuccess ||
+			countLines(cancelled.Logs, "building again") != 1):
+			t.Errorf("failed other %s %q, cancelled %s %q; want FAILED, and SUCCESS after building again", winner.Status, winner.Detail, cancelled.Status, cancelled.Logs)
 		}
 	}
 }
@@ -115,7 +155,7 @@ func TestConcurrentBuilderThatWinsIsSkipped(t *testing.T) {
 // says so (emulated builds take milliseconds, so that can happen).
 func failedOrLostTheRace(r builders.TemplateBuildResult) bool {
 	return r.Status == builders.StatusFailed ||
-		(r.Status == builders.StatusSkipped && strings.Contains(r.Detail, "a concurrent builder won (") && strings.Contains(r.Detail, "pip install exited with code 1"))
+		(r.Status == builders.StatusSkipped && strings.Contains(r.Detail, "a concurrent builder won") && strings.Contains(r.Detail, "pip install exited with code 1"))
 }
 
 func waitFor(t *testing.T, cond func() bool) {

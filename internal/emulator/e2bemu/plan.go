@@ -112,14 +112,14 @@ func notFound(id, exe string) string {
 }
 
 // fromTemplate is what a build from another template starts with: one of the team's templates
-// (its latest ready build) or one of E2B's public ones. Callers hold s.mu.
+// (the ready build its tag resolves to) or one of E2B's public ones. Callers hold s.mu.
 func (s *Server) fromTemplate(ref string) baseTemplate {
-	identifier, _, err := parseName(ref)
+	identifier, tag, err := parseName(ref)
 	if err != nil {
 		return baseTemplate{}
 	}
 	if t := s.resolve(identifier); t != nil && !t.foreign {
-		if b := t.build(t.latestReady()); b != nil {
+		if b := t.readyBuild(tag); b != nil {
 			return baseTemplate{contents: b.plan.source, startCmd: b.plan.startCmd, readyCmd: b.plan.readyCmd}
 		}
 	}

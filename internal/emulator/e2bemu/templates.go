@@ -113,6 +113,10 @@ func owned(w http.ResponseWriter, t *tmpl, identifier, forbidden string) bool {
 	return false
 }
 
+// listTemplates is handlers/templates_list.go over get_team_templates.sql: buildID is the build the
+// template's `default` tag resolves to (its newest assignment whose build is ready: what sandboxes
+// start from), the zero UUID when none; buildStatus is that of the newest `default` assignment's
+// build, ready or not.
 func (s *Server) listTemplates(w http.ResponseWriter, _ *http.Request) {
 	s.lock()
 	defer s.mu.Unlock()
@@ -121,17 +125,23 @@ func (s *Server) listTemplates(w http.ResponseWriter, _ *http.Request) {
 		if t.foreign || t.deleted || len(t.builds) == 0 {
 			continue // the list holds the team's own templates
 		}
-		last := t.builds[len(t.builds)-1]
-		buildID := t.latestReady() // the spec: "the last successful build"
-		if buildID == "" {
-			buildID = last.id
+		served, status := noBuildID, "waiting" // COALESCE(latest_build.status_group, 'pending')
+		if b := t.readyBuild(defaultTag); b != nil {
+			served = b.id
 		}
-		out = append(out, template{TemplateID: t.id, BuildID: buildID, CPUCount: t.cpu, MemoryMB: t.mem, DiskSizeMB: 5120,
+		if b := t.newestAssigned(defaultTag); b != nil {
+			b.observe(s.now())
+			status = b.status
+		}
+		out = append(out, template{TemplateID: t.id, BuildID: served, CPUCount: t.cpu, MemoryMB: t.mem, DiskSizeMB: 5120,
 			Public: t.public, Aliases: t.aliases(), Names: s.names(t), CreatedAt: t.createdAt, UpdatedAt: t.updatedAt,
-			BuildCount: len(t.builds), EnvdVersion: "0.2.0", BuildStatus: last.status})
+			BuildCount: len(t.builds), EnvdVersion: "0.2.0", BuildStatus: status})
 	}
 	writeJSON(w, http.StatusOK, out)
 }
+
+// noBuildID is what get_team_templates.sql answers for a template no ready build serves.
+const noBuildID = "00000000-0000-0000-0000-000000000000"
 
 // getTemplate is handlers/template_get.go: by id only, the builds that carry a tag, newest first.
 func (s *Server) getTemplate(w http.ResponseWriter, r *http.Request) {
@@ -230,13 +240,14 @@ func (t *tmpl) assigned(buildID string) bool {
 	return slices.ContainsFunc(t.assignments, func(a assignment) bool { return a.buildID == buildID })
 }
 
-func (t *tmpl) latestReady() string {
-	for i := len(t.builds) - 1; i >= 0; i-- {
-		if t.builds[i].status == statusReady {
-			return t.builds[i].id
+// newestAssigned is the build of tag's newest assignment, whatever its status, or nil.
+func (t *tmpl) newestAssigned(tag string) *build {
+	for i := len(t.assignments) - 1; i >= 0; i-- {
+		if t.assignments[i].tag == tag {
+			return t.build(t.assignments[i].buildID)
 		}
 	}
-	return ""
+	return nil
 }
 
 func (t *tmpl) build(id string) *build {

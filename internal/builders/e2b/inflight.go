@@ -1,0 +1,78 @@
+package e2b
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
+)
+
+// awaitInFlight waits for a running build of these inputs instead of registering another: the one
+// a create or update left behind when it stopped waiting (timeout, Ctrl-C, kill -9) while E2B went
+// on building, or a concurrent run's of the same configuration. It returns that build's id when it
+// finished and the template serves it; "" when there is none to wait for, or it failed, or another
+// build is served: the caller then builds. Only a started build is waited for: one still waiting to
+// start may belong to a run that died before starting it, and a new registration supersedes it.
+func (b *Builder) awaitInFlight(ctx context.Context, alias, fingerprint string, logs *buildLog, obs builders.Observer, hint string) (string, error) {
+	remote, found, err := b.findTemplate(ctx, alias)
+	if err != nil || !found {
+		return "", err
+	}
+	buildID, err := b.newestBuildOf(ctx, remote.TemplateID, inputsTag(fingerprint))
+	if err != nil || buildID == "" {
+		return "", err
+	}
+	builds, err := b.api.templateBuilds(ctx, remote.TemplateID)
+	if err != nil {
+		return "", apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing builds of template %s: %w", alias, err))
+	}
+	if !buildRunning(builds.Builds, buildID) {
+		return "", nil
+	}
+	obs.Created(builders.TemplateRef{Provider: Name, Value: alias})
+	logs.addf("build %s of these inputs is already running (an earlier run stopped waiting for it, or a concurrent run started it): "+
+		"waiting for it instead of building again", buildID)
+	if err := b.waitForBuild(ctx, remote.TemplateID, buildID, logs, hint); err != nil {
+		if ctx.Err() != nil {
+			return "", err
+		}
+		logs.addf("that build did not succeed (%s): building again", builders.DetailOf(err))
+		return "", nil
+	}
+	if remote, _, err = b.findTemplate(ctx, alias); err != nil || remote.servedBuild() != buildID {
+		logs.addf("build %s finished, but the template serves another build: building again", buildID)
+		return "", err
+	}
+	return buildID, nil
+}
+
+// newestBuildOf returns the build of tag's newest assignment, "" when no build carries it.
+func (b *Builder) newestBuildOf(ctx context.Context, templateID, tag string) (string, error) {
+	tags, err := b.api.templateTags(ctx, templateID)
+	if err != nil {
+		return "", apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing tags of template %s: %w", templateID, err))
+	}
+	for _, t := range tags {
+		if t.Tag == tag {
+			return t.BuildID, nil
+		}
+	}
+	return "", nil
+}
+
+func buildRunning(builds []templateBuild, buildID string) bool {
+	for _, build := range builds {
+		if build.BuildID == buildID {
+			return build.Status == buildBuilding
+		}
+	}
+	return false
+}
+
+// inFlight tells whether a build may still become ready: building, or waiting to be started by a
+// builder that registered it less than waitingGrace ago (an older waiting build was abandoned).
+func inFlight(build templateBuild, now time.Time) bool {
+	return build.Status == buildBuilding || (build.Status == buildWaiting && now.Sub(build.CreatedAt) < waitingGrace)
+}

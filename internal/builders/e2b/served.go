@@ -1,0 +1,62 @@
+package e2b
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
+)
+
+// noBuildID is what GET /templates answers as buildID when no ready build serves the template.
+const noBuildID = "00000000-0000-0000-0000-000000000000"
+
+// listedTemplate is one entry of GET /templates (handlers/templates_list.go).
+type listedTemplate struct {
+	TemplateID string   `json:"templateID"`
+	Names      []string `json:"names"`
+	Aliases    []string `json:"aliases"`
+	// BuildID is the build sandboxes of the template start from: its `default` tag's newest
+	// assignment whose build is ready (get_team_templates.sql, the rule sandbox creation follows in
+	// get_template_with_build_by_tag.sql). The only answer that names that build.
+	BuildID string `json:"buildID"`
+}
+
+// servedBuild returns the build sandboxes of it start from, "" when none.
+func (t listedTemplate) servedBuild() string {
+	if t.BuildID == noBuildID {
+		return ""
+	}
+	return t.BuildID
+}
+
+// named tells whether alias (the provider's template_id) names t in the team's namespace.
+func (t listedTemplate) named(alias string) bool {
+	return slices.ContainsFunc(append(t.Names, t.Aliases...), func(name string) bool { return aliasOf(name) == alias })
+}
+
+// aliasOf is the alias (what template_id holds) of a name, "namespace/alias" when namespaced.
+func aliasOf(name string) string { return name[strings.LastIndex(name, "/")+1:] }
+
+// listTemplates is GET /templates: the calling team's templates only, in one unpaginated page.
+func (b *Builder) listTemplates(ctx context.Context) ([]listedTemplate, error) {
+	var listed []listedTemplate
+	if err := b.api.Do(ctx, apihttp.Request{Method: http.MethodGet, Path: "/templates", Out: &listed}); err != nil {
+		return nil, apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing templates: %w", err))
+	}
+	return listed, nil
+}
+
+// findTemplate returns the team's template named alias, if it has one.
+func (b *Builder) findTemplate(ctx context.Context, alias string) (listedTemplate, bool, error) {
+	listed, err := b.listTemplates(ctx)
+	for _, t := range listed {
+		if t.named(alias) {
+			return t, true, nil
+		}
+	}
+	return listedTemplate{}, false, err
+}
