@@ -86,7 +86,7 @@ func TestFailedRebuildIsNotAdoptedLater(t *testing.T) {
 // usable build, and no request is sent to an empty template or build id.
 func TestBadAnswersAreFailuresNotSkips(t *testing.T) {
 	for name, answer := range map[string]struct{ path, body string }{
-		"status not JSON": {"/status", "<html>gateway</html>"},
+		"status not JSON":    {"/status", "<html>gateway</html>"},
 		"create without ids": {"/v3/templates", "{}"},
 	} {
 		t.Run(name, func(t *testing.T) {
