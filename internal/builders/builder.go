@@ -34,3 +34,13 @@ type BuildTimeoutChecker interface {
 	// CheckBuildTimeout returns an error saying what to change when budget exceeds the limit.
 	CheckBuildTimeout(budget time.Duration) error
 }
+
+// ServingChecker is a Builder that can tell which build sandboxes of a template start from, so a
+// refresh notices when the template serves a build the resource did not make (another
+// configuration, or a manual build, replaced it).
+type ServingChecker interface {
+	// Serving returns the id of the build sandboxes of templateID start from, "" when none (gone, or
+	// no ready build). recorded is the build the caller last made or adopted: while it is still
+	// served, a backend may tell with fewer requests.
+	Serving(ctx context.Context, templateID, recorded string) (string, error)
+}

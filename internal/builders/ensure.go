@@ -24,10 +24,11 @@ func Ensure(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) Tem
 	var warning string
 	usableBefore := false
 	if !spec.ForceRebuild {
-		verdict, usable, err := adoptable(ctx, b, spec)
+		verdict, usable, served, err := adoptable(ctx, b, spec)
 		if err != nil {
 			return failed(err, StageTemplateLookup)
 		}
+		skipped.BuildID = served
 		switch usableBefore = usable; {
 		case usable && verdict == InputsUnknown:
 			skipped.Detail = "template is already usable; nothing was built. It carries no record of the inputs it was built " +
@@ -50,8 +51,9 @@ func Ensure(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) Tem
 		return result
 	}
 	if !spec.ForceRebuild && ctx.Err() == nil {
-		verdict, usable, lookupErr := adoptable(ctx, b, spec)
+		verdict, usable, served, lookupErr := adoptable(ctx, b, spec)
 		if lookupErr == nil && usable && (verdict == InputsMatch || (verdict == InputsUnknown && !usableBefore)) {
+			skipped.BuildID = served
 			skipped.Detail = "build failed but the template now serves a build of these inputs: a concurrent builder won, or " +
 				"ours finished after all (" + firstLine(err.Error()) + ")"
 			return skipped
@@ -61,18 +63,18 @@ func Ensure(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) Tem
 }
 
 // adoptable tells whether the template is usable and, when the backend records build inputs,
-// whether its usable build was made from spec's.
-func adoptable(ctx context.Context, b Builder, spec TemplateSpec) (verdict InputsVerdict, usable bool, err error) {
+// whether the build it serves (returned) was made from spec's.
+func adoptable(ctx context.Context, b Builder, spec TemplateSpec) (verdict InputsVerdict, usable bool, served string, err error) {
 	if usable, err = isUsable(ctx, b, spec.TemplateID); err != nil || !usable {
-		return InputsUnknown, usable, err
+		return InputsUnknown, usable, "", err
 	}
 	checker, ok := b.(InputsChecker)
 	if !ok {
-		return InputsUnknown, true, nil
+		return InputsUnknown, true, "", nil
 	}
 	defer recoverAsError(&err)
-	verdict, err = checker.BuiltFrom(ctx, spec.TemplateID, spec.Fingerprint())
-	return verdict, true, AtStageIfBare(StageTemplateLookup, err)
+	verdict, served, err = checker.BuiltFrom(ctx, spec.TemplateID, spec.Fingerprint())
+	return verdict, true, served, AtStageIfBare(StageTemplateLookup, err)
 }
 
 // validate checks spec against the backend before any request is made. Unset sizing stays zero:
@@ -130,8 +132,8 @@ func Rebuild(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) Te
 		return failed(err, StageValidation)
 	}
 	if _, ok := b.(InputsChecker); ok && !spec.ForceRebuild {
-		if verdict, usable, err := adoptable(ctx, b, spec); err == nil && usable && verdict == InputsMatch {
-			return TemplateBuildResult{Status: StatusSkipped, TemplateRef: &TemplateRef{Provider: b.Backend().Name, Value: spec.TemplateID},
+		if verdict, usable, served, err := adoptable(ctx, b, spec); err == nil && usable && verdict == InputsMatch {
+			return TemplateBuildResult{Status: StatusSkipped, TemplateRef: &TemplateRef{Provider: b.Backend().Name, Value: spec.TemplateID}, BuildID: served,
 				Detail: "a build from these inputs is already usable (an earlier attempt finished after it stopped waiting): adopted, nothing was built"}
 		}
 	}

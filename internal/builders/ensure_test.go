@@ -243,9 +243,9 @@ type checkingFake struct {
 	asked    int
 }
 
-func (c *checkingFake) BuiltFrom(context.Context, string, string) (InputsVerdict, error) {
+func (c *checkingFake) BuiltFrom(context.Context, string, string) (InputsVerdict, string, error) {
 	c.asked++
-	return c.verdicts[min(c.asked-1, len(c.verdicts)-1)], nil
+	return c.verdicts[min(c.asked-1, len(c.verdicts)-1)], "build-" + string(rune('0'+c.asked)), nil
 }
 
 // TestEnsureNeedsProofOfAConcurrentWinner: a template that was usable all along with an older build

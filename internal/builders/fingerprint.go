@@ -39,6 +39,7 @@ const (
 
 // InputsChecker is a Builder that records Fingerprint with each build and can read it back.
 type InputsChecker interface {
-	// BuiltFrom compares fingerprint with the one recorded on the template's usable build.
-	BuiltFrom(ctx context.Context, templateID, fingerprint string) (InputsVerdict, error)
+	// BuiltFrom compares fingerprint with the one recorded on the build the template serves, and
+	// returns that build's id ("" when none is served).
+	BuiltFrom(ctx context.Context, templateID, fingerprint string) (verdict InputsVerdict, served string, err error)
 }

@@ -24,6 +24,9 @@ type TemplateBuildResult struct {
 	Detail      string              `json:"detail,omitempty"`
 	Stage       Stage               `json:"stage,omitempty"`
 	Logs        []string            `json:"logs,omitempty"`
+	// BuildID is the build the template serves after SUCCESS or SKIPPED, where the backend tells
+	// builds apart (E2B); empty elsewhere.
+	BuildID string `json:"build_id,omitempty"`
 	// Warnings are what the user must hear whatever the outcome (e.g. an existing template built
 	// from other inputs was rebuilt); the provider shows each as a warning.
 	Warnings []string `json:"warnings,omitempty"`

@@ -19,6 +19,8 @@ type backendSet struct {
 	version  string
 	// requestTimeout bounds each API request and each read (request_timeout).
 	requestTimeout time.Duration
+	// dropFailedCreates: the CLI crashes saving a failed create's state (failedCreateCrashes).
+	dropFailedCreates bool
 
 	mu    sync.Mutex
 	cache map[builders.SandboxProvider]builders.Builder

@@ -57,6 +57,7 @@ func (p *sandboxProvider) Configure(ctx context.Context, req provider.ConfigureR
 		return
 	}
 	set := newBackendSet(settings, p.version, requestTimeout)
+	set.dropFailedCreates = failedCreateCrashes(req.TerraformVersion)
 	resp.ResourceData = set
 	resp.DataSourceData = set
 	resp.ListResourceData = set

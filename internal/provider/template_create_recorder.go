@@ -2,16 +2,19 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
 
 type stateSetter interface {
 	Set(ctx context.Context, val any) diag.Diagnostics
+	RemoveResource(ctx context.Context)
 }
 
 // createRecorder records a create in state: as soon as the backend reports that the template
@@ -22,6 +25,8 @@ type createRecorder struct {
 	state stateSetter
 	diags *diag.Diagnostics
 	now   func() time.Time
+	// dropFailed leaves a failed create out of state: the CLI would crash saving it (failedCreateCrashes).
+	dropFailed bool
 
 	mu      sync.Mutex // builders may report from their own goroutines
 	created *builders.TemplateRef
@@ -49,6 +54,16 @@ func (c *createRecorder) finish(ctx context.Context, result builders.TemplateBui
 	c.plan.setResult(result, c.now())
 	if result.Status == builders.StatusFailed {
 		if c.created == nil {
+			return
+		}
+		if c.dropFailed {
+			c.state.RemoveResource(ctx)
+			c.diags.AddAttributeWarning(path.Root("template_id"), "Failed template left out of state", fmt.Sprintf(
+				"Template %q exists on %s, but its create failed, and this Terraform version crashes and empties the state "+
+					"file when it saves a failed create (a bug of Terraform 1.16; OpenTofu and Terraform 1.15 and earlier keep "+
+					"it, tainted). It is left out of state instead: the next apply adopts it if it is ready and was built from "+
+					"this configuration's inputs, and builds it otherwise. To remove it, delete it on %s.",
+				c.created.Value, c.created.Provider, c.created.Provider))
 			return
 		}
 		c.plan.TemplateRef = templateRefValue(c.created) // the template exists, whatever became of its build

@@ -19,6 +19,7 @@ const (
 	lifecycleBuilding                     // a create saw the template exist, not its build finish
 	lifecycleFailed                       // the last build failed
 	lifecycleUnsupported                  // the backend builds nothing (Bedrock): recorded UNSUPPORTED
+	lifecycleSuperseded                   // a refresh found the template serving a build this resource did not make
 )
 
 // statusBuilding is the status saved while a create waits for its build. It is a state of this
@@ -28,6 +29,10 @@ const statusBuilding = "BUILDING"
 // privateImported marks state that came from an import.
 const privateImported = "imported"
 
+// privateSuperseded holds (as a JSON string) the build a refresh found the template serving
+// instead of build_id; the next plan rebuilds, and a successful update clears it.
+const privateSuperseded = "superseded"
+
 type privateReader interface {
 	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
 }
@@ -35,6 +40,8 @@ type privateReader interface {
 // lifecycleOf derives the lifecycle from a state's status and its private data.
 func lifecycleOf(ctx context.Context, state templateModel, private privateReader) (lifecycle, diag.Diagnostics) {
 	imported, diags := private.GetKey(ctx, privateImported)
+	superseded, moreDiags := private.GetKey(ctx, privateSuperseded)
+	diags.Append(moreDiags...)
 	switch status := state.Status.ValueString(); {
 	case len(imported) > 0:
 		return lifecycleImported, diags
@@ -44,6 +51,8 @@ func lifecycleOf(ctx context.Context, state templateModel, private privateReader
 		return lifecycleFailed, diags
 	case status == string(builders.StatusUnsupported):
 		return lifecycleUnsupported, diags
+	case len(superseded) > 0:
+		return lifecycleSuperseded, diags
 	}
 	return lifecycleBuilt, diags
 }

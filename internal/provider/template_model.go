@@ -44,6 +44,7 @@ type templateModel struct {
 	Stage       types.String `tfsdk:"stage"`
 	Logs        types.List   `tfsdk:"logs"`
 	LastBuiltAt types.String `tfsdk:"last_built_at"`
+	BuildID     types.String `tfsdk:"build_id"`
 
 	ImageDigest      types.String `tfsdk:"image_digest"`
 	ImageDigestCheck types.String `tfsdk:"image_digest_check"`
@@ -119,8 +120,19 @@ func (m *templateModel) setResult(result builders.TemplateBuildResult, at time.T
 		m.Logs = logTail(result.Logs)
 	}
 	m.LastBuiltAt = types.StringValue(at.UTC().Format(time.RFC3339))
+	m.BuildID = types.StringNull()
+	if result.BuildID != "" {
+		m.BuildID = types.StringValue(result.BuildID)
+	}
 	m.TemplateRef = templateRefValue(result.TemplateRef)
 	m.SandboxEntrypoint = sandboxEntrypointValue(m.Backend, m.StartCmd)
+}
+
+// unknownResult marks what a build will set as known only after apply.
+func (m *templateModel) unknownResult() {
+	m.Status, m.Detail, m.Stage, m.LastBuiltAt, m.BuildID =
+		types.StringUnknown(), types.StringUnknown(), types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
+	m.Logs = types.ListUnknown(types.StringType)
 }
 
 // setPending records a create still waiting for its build: the template exists.
@@ -135,7 +147,7 @@ func (m *templateModel) setPending(ref builders.TemplateRef, at time.Time) {
 func (m templateModel) setResultAttributes(ctx context.Context, s attributeSetter) diag.Diagnostics {
 	var diags diag.Diagnostics
 	for name, value := range map[string]any{"status": m.Status, "detail": m.Detail, "stage": m.Stage, "logs": m.Logs,
-		"last_built_at": m.LastBuiltAt, "template_ref": m.TemplateRef, "sandbox_entrypoint": m.SandboxEntrypoint} {
+		"last_built_at": m.LastBuiltAt, "build_id": m.BuildID, "template_ref": m.TemplateRef, "sandbox_entrypoint": m.SandboxEntrypoint} {
 		diags.Append(s.SetAttribute(ctx, path.Root(name), value)...)
 	}
 	return diags

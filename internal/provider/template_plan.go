@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -29,7 +30,7 @@ func buildInputsChanged(plan, state templateModel) bool {
 // keepsBuild tells whether an update keeps the current build: no build input changed, or the state
 // comes from an import whose inputs the update only adopts.
 func keepsBuild(lc lifecycle, plan, state templateModel) bool {
-	return lc == lifecycleImported || !buildInputsChanged(plan, state)
+	return lc == lifecycleImported || (lc != lifecycleSuperseded && !buildInputsChanged(plan, state))
 }
 
 // ModifyPlan fails the plan when the chosen backend is not configured (a setting Terraform will
@@ -40,7 +41,7 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		return // destroy, or provider not configured yet
 	}
 	defer r.planImageDigest(ctx, req, resp) // last: it adjusts the plan the rest made
-	if req.Plan.Raw.Equal(req.State.Raw) {
+	if req.Plan.Raw.Equal(req.State.Raw) && supersededBy(ctx, req.Private) == "" {
 		return // nothing changes (a no-op plan of a refreshed resource): nothing to keep or check
 	}
 	// Two attributes decide a create's checks: the whole model is decoded only for an update
@@ -78,8 +79,17 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if keep && buildInputsChanged(plan, state) && builder != nil { // adopting an import
 		keep = adoptsImport(ctx, builder, plan, resp)
 	}
+	if lc == lifecycleSuperseded {
+		resp.Diagnostics.AddAttributeWarning(path.Root("build_id"), "Template serves another build",
+			fmt.Sprintf("Template %q now serves build %s, not build %s that this resource made: another configuration or a "+
+				"manual build replaced it. This apply rebuilds it from this configuration.",
+				templateID.ValueString(), supersededBy(ctx, req.Private), state.BuildID.ValueString()))
+		plan.unknownResult() // nothing else may differ from state: the rebuild shows as these
+	}
 	if keep {
 		plan.copyResult(state)
+	}
+	if keep || lc == lifecycleSuperseded {
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
 	}
 }

@@ -55,7 +55,7 @@ func (r *templateResource) Create(ctx context.Context, req resource.CreateReques
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	rec := &createRecorder{plan: plan, state: &resp.State, diags: &resp.Diagnostics, now: r.now}
+	rec := &createRecorder{plan: plan, state: &resp.State, diags: &resp.Diagnostics, now: r.now, dropFailed: r.backends.dropFailedCreates}
 	rec.finish(ctx, builders.Ensure(ctx, builder, spec, rec.observer(ctx)))
 }
 
@@ -97,6 +97,7 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 			types.StringValue(string(result.Stage)), types.StringValue(result.Detail), logTail(result.Logs)
 	} else {
 		plan.setResult(result, r.now())
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateSuperseded, nil)...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 }
@@ -125,6 +126,9 @@ func buildLogger(ctx context.Context, plan templateModel) builders.Observer {
 
 // reportOutcome turns a failed or unsupported build into the diagnostic that says so.
 func reportOutcome(result builders.TemplateBuildResult, diags *diag.Diagnostics) {
+	for _, warning := range result.Warnings {
+		diags.AddAttributeWarning(path.Root("template_id"), "Sandbox template rebuilt", warning)
+	}
 	switch result.Status {
 	case builders.StatusFailed:
 		diags.AddError(fmt.Sprintf("Template build failed at stage %s", result.Stage), failureDetail(result))
@@ -168,7 +172,7 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 	}
 	ctx, cancel := r.backends.readContext(ctx)
 	defer cancel()
-	usable, err := builder.IsUsable(ctx, state.TemplateID.ValueString())
+	usable, err := r.checkServed(ctx, builder, state, resp)
 	if err != nil {
 		resp.Diagnostics.AddError("Could not read sandbox template", r.backends.readError(ctx, state.Backend.ValueString(), state.TemplateID.ValueString(), err).Error())
 		return
@@ -276,8 +280,8 @@ func (r *templateResource) ImportState(ctx context.Context, req resource.ImportS
 }
 
 func (m *templateModel) copyResult(from templateModel) {
-	m.ID, m.TemplateRef, m.Status, m.Detail, m.Stage, m.Logs, m.LastBuiltAt =
-		from.ID, from.TemplateRef, from.Status, from.Detail, from.Stage, from.Logs, from.LastBuiltAt
+	m.ID, m.TemplateRef, m.Status, m.Detail, m.Stage, m.Logs, m.LastBuiltAt, m.BuildID =
+		from.ID, from.TemplateRef, from.Status, from.Detail, from.Stage, from.Logs, from.LastBuiltAt, from.BuildID
 	if m.ImageDigest.IsUnknown() {
 		m.ImageDigest = from.ImageDigest // no rebuild: the build in state keeps its digest
 	}

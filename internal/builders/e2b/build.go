@@ -31,15 +31,18 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs bui
 		}
 		if adopted != "" {
 			result := builders.Succeeded(Name, spec.TemplateID, logs.result())
+			result.BuildID = adopted
 			result.Detail = "build " + adopted + " of these inputs, which an earlier or concurrent run started, finished: adopted, not built again"
 			return result, nil
 		}
 	}
 	for attempt := 1; ; attempt++ {
-		err := b.buildOnce(ctx, spec.TemplateID, plan, logs, obs)
+		buildID, err := b.buildOnce(ctx, spec.TemplateID, plan, logs, obs)
 		if err == nil {
 			logs.addf("template %s is ready", spec.TemplateID)
-			return builders.Succeeded(Name, spec.TemplateID, logs.result()), nil
+			result := builders.Succeeded(Name, spec.TemplateID, logs.result())
+			result.BuildID = buildID
+			return result, nil
 		}
 		if attempt == maxBuildAttempts || !cancelledByAnotherBuild(err) || ctx.Err() != nil {
 			return builders.TemplateBuildResult{}, err
@@ -58,15 +61,15 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs bui
 // is not started: E2B's start handler cancels the template's other builds before it checks that
 // the build is still waiting (handlers/template_start_build_v2.go), so starting it would kill the
 // newer build that superseded it, and both would fail.
-func (b *Builder) buildOnce(ctx context.Context, alias string, plan buildPlan, logs *buildLog, obs builders.Observer) error {
+func (b *Builder) buildOnce(ctx context.Context, alias string, plan buildPlan, logs *buildLog, obs builders.Observer) (string, error) {
 	created, err := b.registerWhenSlotFree(ctx, plan.create, logs)
 	if err != nil {
 		// A 403 or 409 here is E2B's word on the name ("Alias 'x' already used" by another template
 		// of the team: register_build.go), kept at TEMPLATE_CREATE, not taken for a bad API key.
-		return apihttp.AtStage(builders.StageTemplateCreate, fmt.Errorf("creating template %s: %w", alias, err), logs.result()...)
+		return "", apihttp.AtStage(builders.StageTemplateCreate, fmt.Errorf("creating template %s: %w", alias, err), logs.result()...)
 	}
 	if created.TemplateID == "" || created.BuildID == "" {
-		return builders.AtStage(builders.StageTemplateCreate, fmt.Errorf("creating template %s: E2B answered without a templateID and buildID", alias), logs.result()...)
+		return "", builders.AtStage(builders.StageTemplateCreate, fmt.Errorf("creating template %s: E2B answered without a templateID and buildID", alias), logs.result()...)
 	}
 	obs.Created(builders.TemplateRef{Provider: Name, Value: alias})
 	logs.addf("template %s (%s): build %s requested with %d CPU, %d MB", alias, created.TemplateID, created.BuildID,
@@ -74,19 +77,19 @@ func (b *Builder) buildOnce(ctx context.Context, alias string, plan buildPlan, l
 
 	if info, err := b.api.buildStatus(ctx, created.TemplateID, created.BuildID, 0); err == nil && info.Status == buildError {
 		b.waitForConcurrentBuilds(ctx, created, logs)
-		return builders.AtStage(builders.StageTemplateBuild, fmt.Errorf("build %s of template %s was superseded before it started: %s",
+		return "", builders.AtStage(builders.StageTemplateBuild, fmt.Errorf("build %s of template %s was superseded before it started: %s",
 			created.BuildID, alias, reasonOf(info)), logs.result()...)
 	}
 	if err := b.startBuild(ctx, created, plan); err != nil {
-		return apihttp.AtStage(builders.StageTemplateBuild, fmt.Errorf("starting build %s of template %s: %w", created.BuildID, alias, err), logs.result()...)
+		return "", apihttp.AtStage(builders.StageTemplateBuild, fmt.Errorf("starting build %s of template %s: %w", created.BuildID, alias, err), logs.result()...)
 	}
 	logs.addf("build %s started from %s", created.BuildID, source(plan.start))
 
 	if err := b.waitForBuild(ctx, created.TemplateID, created.BuildID, logs, plan.startHint()); err != nil {
 		b.waitForConcurrentBuilds(ctx, created, logs)
-		return err
+		return "", err
 	}
-	return nil
+	return created.BuildID, nil
 }
 
 // cancelledByAnotherBuild tells whether a build failed because another build of the template

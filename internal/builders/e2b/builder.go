@@ -18,9 +18,10 @@ type Builder struct {
 }
 
 var (
-	_ builders.Builder = (*Builder)(nil)
-	_ builders.Deleter = (*Builder)(nil)
-	_ builders.Lister  = (*Builder)(nil) // Backend.Lists
+	_ builders.Builder        = (*Builder)(nil)
+	_ builders.Deleter        = (*Builder)(nil)
+	_ builders.Lister         = (*Builder)(nil) // Backend.Lists
+	_ builders.ServingChecker = (*Builder)(nil)
 )
 
 // New validates cfg and returns a Builder. It makes no request.

@@ -29,24 +29,25 @@ func inputsTag(fingerprint string) string { return inputsTagPrefix + fingerprint
 // it cannot be confirmed: that counts as other inputs, and costs a rebuild rather than a false
 // record. A template with no inputs tag at all was built by another tool or an older provider:
 // unknown. Called only before adopting a template (create, a retry), never on refresh.
-func (b *Builder) BuiltFrom(ctx context.Context, templateID, fingerprint string) (builders.InputsVerdict, error) {
+func (b *Builder) BuiltFrom(ctx context.Context, templateID, fingerprint string) (builders.InputsVerdict, string, error) {
 	remote, found, err := b.findTemplate(ctx, templateID)
-	if err != nil || !found || remote.servedBuild() == "" {
-		return builders.InputsDiffer, err // nothing ready serves it (any more): nothing to adopt
+	served := remote.servedBuild()
+	if err != nil || !found || served == "" {
+		return builders.InputsDiffer, "", err // nothing ready serves it (any more): nothing to adopt
 	}
 	tags, err := b.api.templateTags(ctx, remote.TemplateID)
 	if err != nil {
-		return builders.InputsUnknown, apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing tags of template %s: %w", templateID, err))
+		return builders.InputsUnknown, "", apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing tags of template %s: %w", templateID, err))
 	}
 	verdict := builders.InputsUnknown
 	for _, t := range tags {
 		switch {
 		case !strings.HasPrefix(t.Tag, inputsTagPrefix):
-		case t.Tag == inputsTag(fingerprint) && t.BuildID == remote.servedBuild():
-			return builders.InputsMatch, nil
+		case t.Tag == inputsTag(fingerprint) && t.BuildID == served:
+			return builders.InputsMatch, served, nil
 		default:
 			verdict = builders.InputsDiffer // recorded inputs, but not these on the served build
 		}
 	}
-	return verdict, nil
+	return verdict, served, nil
 }

@@ -1,0 +1,179 @@
+package provider
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/e2bemu"
+)
+
+// Acceptance tests of the promise that state says what sandboxes start from (issue 19): each case
+// once recorded a build input that E2B was not serving.
+
+// newParallelE2B is an E2B emulator for a test that runs in parallel (the backends' environment
+// fallbacks are cleared by the make targets, not per test).
+func newParallelE2B(t *testing.T) *e2bemu.Server {
+	return e2bemu.NewTestServer(t, e2bemu.Options{APIKey: testE2BAPIKey})
+}
+
+// servedRuns is a check that the build sandboxes of alias start from (the newest build tagged
+// default that is ready, get_template_with_build_by_tag.sql) ran exactly these RUN steps.
+func servedRuns(emu *e2bemu.Server, alias string, want ...string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		start, ok := servedStart(emu, alias)
+		if !ok {
+			return fmt.Errorf("no ready build serves %s", alias)
+		}
+		var runs []string
+		for _, step := range start.Body.Steps {
+			runs = append(runs, strings.Join(step.Args, " "))
+		}
+		if !slices.Equal(runs, want) {
+			return fmt.Errorf("the build serving %s ran %q, want %q", alias, runs, want)
+		}
+		return nil
+	}
+}
+
+func servedStart(emu *e2bemu.Server, alias string) (e2bemu.BuildStart, bool) {
+	info, ok := emu.Template(alias)
+	for i := len(info.Builds) - 1; ok && i >= 0; i-- {
+		if b := info.Builds[i]; b.Status == "ready" && slices.Contains(b.Tags, "default") {
+			for _, start := range emu.BuildStarts() {
+				if start.BuildID == b.BuildID {
+					return start, true
+				}
+			}
+		}
+	}
+	return e2bemu.BuildStart{}, false
+}
+
+func deref[T any](p *T) (v T) {
+	if p != nil {
+		v = *p
+	}
+	return v
+}
+
+// TestAccTemplateRebuildTriggersRebuild: a changed rebuild_triggers value rebuilds; it once planned
+// an update that adopted the build made for the old value and built nothing.
+func TestAccTemplateRebuildTriggersRebuild(t *testing.T) {
+	emu := newParallelE2B(t)
+	withTrigger := func(value string) string {
+		return e2bTemplate(emu, fmt.Sprintf(`
+  image            = "e2bdev/code-interpreter:latest"
+  rebuild_triggers = { requirements = %q }
+`, value))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: withTrigger("h1"), Check: buildsAre(emu, 1)},
+			{Config: withTrigger("h2"), Check: resource.ComposeTestCheckFunc(buildsAre(emu, 2),
+				resource.TestCheckResourceAttr(resourceName, "status", "SUCCESS"))},
+		},
+	})
+}
+
+// TestAccTemplateE2BFailedUpdateIsRetriedNotAdopted: pkg-a builds, the update to pkg-b fails. E2B
+// tagged the failed build default and inputs-<pkg-b> when it was requested, while sandboxes still
+// start from pkg-a. The same apply again must build pkg-b, not record it as adopted.
+func TestAccTemplateE2BFailedUpdateIsRetriedNotAdopted(t *testing.T) {
+	emu := newParallelE2B(t)
+	withPackage := func(pkg string) string {
+		return e2bTemplate(emu, fmt.Sprintf(`
+  image    = "e2bdev/code-interpreter:latest"
+  packages = [%q]
+`, pkg))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: withPackage("pkg-a"), Check: servedRuns(emu, "py", "pip install -- 'pkg-a' root")},
+			{
+				PreConfig:   func() { emu.FailBuild("py", "pip install exited with code 1") },
+				Config:      withPackage("pkg-b"),
+				ExpectError: expectError(`(?s)Template build failed at stage TEMPLATE_BUILD.*pip install exited with code 1`),
+			},
+			{
+				Config: withPackage("pkg-b"),
+				Check: resource.ComposeTestCheckFunc(buildsAre(emu, 3), servedRuns(emu, "py", "pip install -- 'pkg-b' root"),
+					resource.TestCheckResourceAttr(resourceName, "status", "SUCCESS")),
+			},
+		},
+	})
+}
+
+// TestAccTemplateE2BRetryWaitsForTheRunningBuild: an update that outlives its timeout leaves E2B
+// building; the retry, applied while that build still runs, waits for it and adopts it instead of
+// starting a second build (or recording SKIPPED at once while nothing is ready). When the running
+// build then fails, the retry builds again: state never says pkg-b while pkg-a is served.
+func TestAccTemplateE2BRetryWaitsForTheRunningBuild(t *testing.T) {
+	for _, runningFails := range []bool{false, true} {
+		t.Run(fmt.Sprintf("running build fails: %v", runningFails), func(t *testing.T) {
+			emu := newParallelE2B(t)
+			withPackage := func(pkg, timeout string) string {
+				return e2bTemplate(emu, fmt.Sprintf(`
+  image    = "e2bdev/code-interpreter:latest"
+  packages = [%q]
+  timeouts = { update = %q }
+`, pkg, timeout))
+			}
+			builds, runs := 2, "pip install -- 'pkg-b' root"
+			if runningFails {
+				builds = 3
+			}
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: protoV6ProviderFactories,
+				Steps: []resource.TestStep{
+					{Config: withPackage("pkg-a", "30m")},
+					{
+						PreConfig: func() {
+							emu.HangBuild("py")
+							if runningFails {
+								emu.FailBuild("py", "pip install exited with code 1")
+							}
+						},
+						Config:      withPackage("pkg-b", "2s"),
+						ExpectError: expectError(`(?s)Template build failed at stage TIMEOUT`),
+					},
+					{
+						PreConfig: func() {
+							time.AfterFunc(time.Second, func() { emu.ReleaseBuild("py") }) // while the retry waits
+						},
+						Config: withPackage("pkg-b", "30m"),
+						Check: resource.ComposeTestCheckFunc(buildsAre(emu, builds), servedRuns(emu, "py", runs),
+							resource.TestCheckResourceAttr(resourceName, "status", "SUCCESS")),
+					},
+				},
+			})
+		})
+	}
+}
+
+// TestAccTemplateE2BDockerfileWithoutCMDStartsNothing: the code-interpreter start command is the
+// design's default for builds from image; a Dockerfile without CMD once got it and failed at its
+// start command on any image but E2B's own.
+func TestAccTemplateE2BDockerfileWithoutCMDStartsNothing(t *testing.T) {
+	emu := newParallelE2B(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: e2bTemplate(emu, `  dockerfile = "FROM python:3.12-slim\nRUN pip install numpy\n"`),
+			Check: resource.ComposeTestCheckFunc(resource.TestCheckResourceAttr(resourceName, "status", "SUCCESS"),
+				func(*terraform.State) error {
+					if start, _ := servedStart(emu, "py"); start.Body.StartCmd != nil {
+						return fmt.Errorf("start command %q sent for a Dockerfile without CMD", *start.Body.StartCmd)
+					}
+					return nil
+				}),
+		}},
+	})
+}

@@ -1,0 +1,43 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+)
+
+// checkServed tells whether the template is usable and, where the backend tells builds apart and
+// state records one, notes in private state when the template serves another build than build_id:
+// another configuration or a manual build replaced it, so state no longer says what sandboxes
+// start from, and the next plan rebuilds it (ModifyPlan). One request while build_id is served.
+func (r *templateResource) checkServed(ctx context.Context, b builders.Builder, state templateModel, resp *resource.ReadResponse) (bool, error) {
+	checker, ok := b.(builders.ServingChecker)
+	recorded := state.BuildID.ValueString()
+	if !ok || recorded == "" {
+		return b.IsUsable(ctx, state.TemplateID.ValueString())
+	}
+	served, err := checker.Serving(ctx, state.TemplateID.ValueString(), recorded)
+	if err != nil || served == "" {
+		return false, err
+	}
+	var superseded []byte // cleared when the recorded build is served again
+	if served != recorded {
+		tflog.Warn(ctx, "sandbox template serves a build this resource did not make", map[string]any{
+			"template_id": state.TemplateID.ValueString(), "build_id": recorded, "served": served})
+		superseded, _ = json.Marshal(served) // a string always encodes
+	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateSuperseded, superseded)...)
+	return true, nil
+}
+
+// supersededBy returns the build a refresh found served instead of build_id, "" when none.
+func supersededBy(ctx context.Context, private privateReader) string {
+	raw, _ := private.GetKey(ctx, privateSuperseded)
+	var served string
+	_ = json.Unmarshal(raw, &served) // empty or foreign data: none
+	return served
+}
