@@ -56,9 +56,17 @@ resource "sandbox_template" "py" {
 		t.Errorf("the remote build must still be running, got %q", info.BuildStatus)
 	}
 
-	state := readState(t, filepath.Join(c.dir, "terraform.tfstate"))
-	if state["template_id"] != "py" || state["status"] != "FAILED" || state["stage"] != "CANCELLED" {
-		t.Errorf("state after the interrupt = %v, want the created template, FAILED at stage CANCELLED", state)
+	if c.atLeast(16) {
+		// Terraform >= 1.16 crashes saving a failed create: the template is left out of state, and
+		// the next apply waits for its build (TestRetryAfterAnInterruptWaitsForTheBuild).
+		if instances := c.stateInstances(); len(instances) != 0 || !strings.Contains(out.String(), "Failed template left out of state") {
+			t.Errorf("state after the interrupt = %v, want nothing, and a warning saying so:\n%s", instances, out.String())
+		}
+	} else {
+		state := readState(t, filepath.Join(c.dir, "terraform.tfstate"))
+		if state["template_id"] != "py" || state["status"] != "FAILED" || state["stage"] != "CANCELLED" {
+			t.Errorf("state after the interrupt = %v, want the created template, FAILED at stage CANCELLED", state)
+		}
 	}
 	if after := emu.CountRequests("GET", "/templates/"); after != polls {
 		t.Errorf("polling went on after the CLI exited: %d requests, then %d", polls, after)

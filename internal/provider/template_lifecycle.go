@@ -60,3 +60,8 @@ func lifecycleOf(ctx context.Context, state templateModel, private privateReader
 // unconfirmed tells whether the template may exist without a build this resource saw succeed:
 // a create that stopped waiting, or a failed build, which the backend may still finish.
 func (l lifecycle) unconfirmed() bool { return l == lifecycleBuilding || l == lifecycleFailed }
+
+// rebuilds tells whether the next update builds even when no build input changed: the last build
+// failed (a rebuild reverted to the inputs still served is adopted without building, where the
+// backend records inputs), or the template serves a build this resource did not make.
+func (l lifecycle) rebuilds() bool { return l == lifecycleFailed || l == lifecycleSuperseded }

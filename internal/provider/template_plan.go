@@ -27,10 +27,22 @@ func buildInputsChanged(plan, state templateModel) bool {
 		digestMoved(plan.ImageDigest, state.ImageDigest)
 }
 
-// keepsBuild tells whether an update keeps the current build: no build input changed, or the state
-// comes from an import whose inputs the update only adopts.
+// keepsBuild tells whether an update keeps the current build: no build input changed and nothing
+// asks for a build (a failed one, or the template serving another build), or the state comes from
+// an import whose inputs the update only adopts.
 func keepsBuild(lc lifecycle, plan, state templateModel) bool {
-	return lc == lifecycleImported || (lc != lifecycleSuperseded && !buildInputsChanged(plan, state))
+	return lc == lifecycleImported || (!lc.rebuilds() && !buildInputsChanged(plan, state))
+}
+
+// unchanged tells whether the plan changes nothing and the state asks for no build: a no-op plan
+// of a refreshed resource, with nothing to keep or check.
+func unchanged(ctx context.Context, req resource.ModifyPlanRequest) bool {
+	if !req.Plan.Raw.Equal(req.State.Raw) || supersededBy(ctx, req.Private) != "" {
+		return false
+	}
+	var status types.String
+	req.State.GetAttribute(ctx, path.Root("status"), &status)
+	return status.ValueString() != string(builders.StatusFailed)
 }
 
 // ModifyPlan fails the plan when the chosen backend is not configured (a setting Terraform will
@@ -41,8 +53,8 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		return // destroy, or provider not configured yet
 	}
 	defer r.planImageDigest(ctx, req, resp) // last: it adjusts the plan the rest made
-	if req.Plan.Raw.Equal(req.State.Raw) && supersededBy(ctx, req.Private) == "" {
-		return // nothing changes (a no-op plan of a refreshed resource): nothing to keep or check
+	if unchanged(ctx, req) {
+		return
 	}
 	// Two attributes decide a create's checks: the whole model is decoded only for an update
 	// (BenchmarkTemplatePlanRPCs: 8% fewer allocations per planned create).
@@ -84,12 +96,14 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 			fmt.Sprintf("Template %q now serves build %s, not build %s that this resource made: another configuration or a "+
 				"manual build replaced it. This apply rebuilds it from this configuration.",
 				templateID.ValueString(), supersededBy(ctx, req.Private), state.BuildID.ValueString()))
-		plan.unknownResult() // nothing else may differ from state: the rebuild shows as these
 	}
-	if keep {
+	switch {
+	case keep:
 		plan.copyResult(state)
+	case lc.rebuilds() && !buildInputsChanged(plan, state):
+		plan.unknownResult() // nothing else differs from state: the build to come shows as these
+	default:
+		return // changed inputs: the framework already planned the results unknown
 	}
-	if keep || lc == lifecycleSuperseded {
-		resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
-	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
 }

@@ -177,3 +177,33 @@ func TestAccTemplateE2BDockerfileWithoutCMDStartsNothing(t *testing.T) {
 		}},
 	})
 }
+
+// TestAccTemplateE2BFailedUpdateRevertedIsConfirmed: pkg-a builds, the update to pkg-b fails, and the
+// configuration goes back to pkg-a. State records FAILED, so the plan is not empty: the apply confirms
+// that pkg-a's build still serves the template (no build) and records SKIPPED; then the plan is empty.
+func TestAccTemplateE2BFailedUpdateRevertedIsConfirmed(t *testing.T) {
+	emu := newParallelE2B(t)
+	withPackage := func(pkg string) string {
+		return e2bTemplate(emu, fmt.Sprintf(`
+  image    = "e2bdev/code-interpreter:latest"
+  packages = [%q]
+`, pkg))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: withPackage("pkg-a")},
+			{
+				PreConfig:   func() { emu.FailBuild("py", "pip install exited with code 1") },
+				Config:      withPackage("pkg-b"),
+				ExpectError: expectError(`(?s)Template build failed at stage TEMPLATE_BUILD`),
+			},
+			{Config: withPackage("pkg-a"), PlanOnly: true, ExpectNonEmptyPlan: true},
+			{
+				Config: withPackage("pkg-a"),
+				Check: resource.ComposeTestCheckFunc(buildsAre(emu, 2), servedRuns(emu, "py", "pip install -- 'pkg-a' root"),
+					resource.TestCheckResourceAttr(resourceName, "status", "SKIPPED")),
+			},
+		},
+	})
+}
