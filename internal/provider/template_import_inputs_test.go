@@ -2,6 +2,8 @@ package provider
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,6 +12,7 @@ import (
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/e2b"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/e2bemu"
 )
 
 // TestAccTemplateImportAdoptsOnlyMatchingInputs: the first apply after an import adopts the
@@ -72,14 +75,19 @@ func TestAccTemplateCreateAfterLostStateRebuildsOtherInputs(t *testing.T) {
 }
 
 // TestAccTemplateConcurrentCreatesOfOneTemplate: two creates of the same E2B template at once
-// (two resources here; two working directories behave alike) end with one finished build: the
+// (two resources here; two working directories behave alike) end with one finished build. Either
+// the second finds the first's build running and waits for it, or both registered at once and the
 // second start cancels the first build (CheckAndCancelConcurrentBuilds), whose creator waits for
-// the winner and records SKIPPED.
+// the winner; either way one records SUCCESS and the other SKIPPED.
 func TestAccTemplateConcurrentCreatesOfOneTemplate(t *testing.T) {
 	emu := newE2B(t)
 	emu.HangBuild("py")
-	go func() { // release once both creates have registered and a build runs
-		for emu.CountRequests("POST", "/v3/templates") < 2 || emu.CountRequests("POST", "/v2/templates/") < 1 {
+	secondJoined := func() bool { // it registered too, or looked for a running build of its inputs
+		return emu.CountRequests("POST", "/v3/templates") == 2 || slices.ContainsFunc(emu.Requests(),
+			func(r e2bemu.Request) bool { return strings.HasSuffix(r.Path, "/tags") })
+	}
+	go func() { // release once a build runs and the second create has joined
+		for !secondJoined() || emu.CountRequests("POST", "/v2/templates/") < 1 {
 			time.Sleep(5 * time.Millisecond)
 		}
 		time.Sleep(50 * time.Millisecond)

@@ -29,11 +29,10 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs bui
 		if err != nil {
 			return builders.TemplateBuildResult{}, builders.AtStageIfBare(builders.StageTemplateLookup, err)
 		}
-		if adopted != "" {
-			result := builders.Succeeded(Name, spec.TemplateID, logs.result())
-			result.BuildID = adopted
-			result.Detail = "build " + adopted + " of these inputs, which an earlier or concurrent run started, finished: adopted, not built again"
-			return result, nil
+		if adopted != "" { // nothing was built by this run: SKIPPED, as a concurrent winner is
+			return builders.TemplateBuildResult{Status: builders.StatusSkipped, TemplateRef: &builders.TemplateRef{Provider: Name, Value: spec.TemplateID},
+				BuildID: adopted, Logs: logs.result(),
+				Detail: "build " + adopted + " of these inputs, which an earlier or concurrent run started, finished: adopted, not built again"}, nil
 		}
 	}
 	for attempt := 1; ; attempt++ {
