@@ -32,9 +32,6 @@ const defaultDigestCheck = digestCheckOff
 // digestResolveTimeout bounds the one registry request a plan makes per template.
 const digestResolveTimeout = 30 * time.Second
 
-// resultAttributes are what a rebuild changes: unknown in a plan that rebuilds.
-var resultAttributes = []string{"status", "detail", "stage", "logs", "last_built_at"}
-
 func imageDigestAttribute() schema.Attribute {
 	return schema.StringAttribute{Computed: true,
 		MarkdownDescription: "Digest (`sha256:...`) `image`'s tag resolved to when the template was built, with `image_digest_check` " +
@@ -84,9 +81,7 @@ func (r *templateResource) planImageDigest(ctx context.Context, req resource.Mod
 		resp.Diagnostics.AddAttributeWarning(path.Root("image"), "Image tag moved: rebuilding",
 			fmt.Sprintf("%s resolved to %s when the template was built and resolves to %s now; the template will be rebuilt from the new digest.",
 				plan.Image.ValueString(), prior.ValueString(), digest.ValueString()))
-		for _, name := range resultAttributes {
-			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), unknownOf(name))...)
-		}
+		planRebuild(ctx, resp)
 	}
 }
 
@@ -154,11 +149,4 @@ func buildImage(image string, digest types.String) string {
 func fullyKnown(ctx context.Context, v attr.Value) bool {
 	tv, err := v.ToTerraformValue(ctx)
 	return err == nil && tv.IsFullyKnown()
-}
-
-func unknownOf(name string) any {
-	if name == "logs" {
-		return types.ListUnknown(types.StringType)
-	}
-	return types.StringUnknown()
 }

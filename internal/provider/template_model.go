@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
@@ -128,11 +129,18 @@ func (m *templateModel) setResult(result builders.TemplateBuildResult, at time.T
 	m.SandboxEntrypoint = sandboxEntrypointValue(m.Backend, m.StartCmd)
 }
 
-// unknownResult marks what a build will set as known only after apply.
-func (m *templateModel) unknownResult() {
-	m.Status, m.Detail, m.Stage, m.LastBuiltAt, m.BuildID =
-		types.StringUnknown(), types.StringUnknown(), types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
-	m.Logs = types.ListUnknown(types.StringType)
+// resultAttributes are what a build sets: unknown in a plan that rebuilds.
+var resultAttributes = []string{"status", "detail", "stage", "logs", "last_built_at", "build_id"}
+
+// planRebuild marks what a build sets as known only after apply.
+func planRebuild(ctx context.Context, resp *resource.ModifyPlanResponse) {
+	for _, name := range resultAttributes {
+		var unknown attr.Value = types.StringUnknown()
+		if name == "logs" {
+			unknown = types.ListUnknown(types.StringType)
+		}
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), unknown)...)
+	}
 }
 
 // setPending records a create still waiting for its build: the template exists.

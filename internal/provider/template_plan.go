@@ -100,10 +100,8 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	switch {
 	case keep:
 		plan.copyResult(state)
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
 	case lc.rebuilds() && !buildInputsChanged(plan, state):
-		plan.unknownResult() // nothing else differs from state: the build to come shows as these
-	default:
-		return // changed inputs: the framework already planned the results unknown
-	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
+		planRebuild(ctx, resp) // nothing else differs from state: the build to come shows as these
+	} // otherwise inputs changed: the framework already planned the results unknown
 }

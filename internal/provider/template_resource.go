@@ -172,7 +172,7 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 	}
 	ctx, cancel := r.backends.readContext(ctx)
 	defer cancel()
-	usable, err := r.checkServed(ctx, builder, state, resp)
+	usable, err := r.checkServed(ctx, builder, state, lc, resp)
 	if err != nil {
 		resp.Diagnostics.AddError("Could not read sandbox template", r.backends.readError(ctx, state.Backend.ValueString(), state.TemplateID.ValueString(), err).Error())
 		return

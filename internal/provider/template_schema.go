@@ -99,7 +99,7 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 			"last_built_at": schema.StringAttribute{Computed: true, MarkdownDescription: "RFC 3339 time of the last build (or of the check that found the template usable)."},
 			"build_id": schema.StringAttribute{Computed: true,
 				MarkdownDescription: "The build sandboxes of the template start from, as this resource last built or adopted it. " +
-					"Null on backends that do not tell builds apart, and after an import until the first rebuild. A refresh notices when " +
+					"Null on backends that do not tell builds apart; an import records the build served when it is read. A refresh notices when " +
 					"the template serves another build (another configuration or a manual build replaced it): the next plan rebuilds it " +
 					"from this configuration, saying so."},
 

@@ -4,25 +4,32 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
 
-// checkServed tells whether the template is usable and, where the backend tells builds apart and
-// state records one, notes in private state when the template serves another build than build_id:
-// another configuration or a manual build replaced it, so state no longer says what sandboxes
-// start from, and the next plan rebuilds it (ModifyPlan). One request while build_id is served.
-func (r *templateResource) checkServed(ctx context.Context, b builders.Builder, state templateModel, resp *resource.ReadResponse) (bool, error) {
+// checkServed tells whether the template is usable. Where the backend tells builds apart, it
+// also keeps build_id honest: a resource that records none yet (imported, or saved by an earlier
+// release) records the build served now; one whose build_id is no longer served notes the build that
+// is in private state: another configuration or a manual build replaced it, so state no longer
+// says what sandboxes start from, and the next plan rebuilds it (ModifyPlan). One request while
+// build_id is served.
+func (r *templateResource) checkServed(ctx context.Context, b builders.Builder, state templateModel, lc lifecycle, resp *resource.ReadResponse) (bool, error) {
 	checker, ok := b.(builders.ServingChecker)
-	recorded := state.BuildID.ValueString()
-	if !ok || recorded == "" {
+	if !ok || lc.unconfirmed() { // an unfinished create's build is not ours to record yet
 		return b.IsUsable(ctx, state.TemplateID.ValueString())
 	}
+	recorded := state.BuildID.ValueString()
 	served, err := checker.Serving(ctx, state.TemplateID.ValueString(), recorded)
-	if err != nil || served == "" {
+	switch {
+	case err != nil || served == "":
 		return false, err
+	case recorded == "":
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("build_id"), served)...)
+		return true, nil
 	}
 	var superseded []byte // cleared when the recorded build is served again
 	if served != recorded {
