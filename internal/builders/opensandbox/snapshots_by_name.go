@@ -46,19 +46,38 @@ func newer(a, b snapshot) int {
 }
 
 // Delete removes every snapshot named templateID. Gone already is fine; one still Creating (the
-// server refuses with 409) is polled and retried until it settles or ctx ends.
+// server refuses with 409 SNAPSHOT::INVALID_STATE) is polled and retried until it settles or ctx
+// ends. One that a sandbox restored from it still uses cannot go (409 SNAPSHOT::DELETE_CONFLICT):
+// that fails at once, after the others were deleted, saying so.
 func (b *Builder) Delete(ctx context.Context, templateID string) error {
 	named, err := b.api.snapshotsNamed(ctx, templateID)
 	if err != nil {
 		return apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing snapshots named %s: %w", templateID, err))
 	}
+	var inUse []error
 	for _, s := range named {
-		if err := b.deleteSettledSnapshot(ctx, s.ID); err != nil {
+		err := b.deleteSettledSnapshot(ctx, s.ID)
+		switch {
+		case errors.Is(err, errSnapshotInUse):
+			inUse = append(inUse, fmt.Errorf("snapshot %s (%s): %w", templateID, s.ID, err))
+		case err != nil:
 			return apihttp.AtStage(builders.StageSnapshot, fmt.Errorf("deleting snapshot %s (%s): %w", templateID, s.ID, err))
 		}
 	}
-	return nil
+	return builders.AtStage(builders.StageSnapshot, errors.Join(inUse...))
 }
+
+// errSnapshotInUse is OpenSandbox's 409 SNAPSHOT::DELETE_CONFLICT: Docker refuses to remove the
+// snapshot's image while a container restored from it exists (services/docker/snapshot_runtime.py),
+// after services/snapshot_service.py marked the snapshot Deleting. Only a server restart retries
+// such a snapshot, so the user has to.
+var errSnapshotInUse = errors.New("a sandbox restored from it still uses it, so OpenSandbox refused to delete it " +
+	"(409 SNAPSHOT::DELETE_CONFLICT) and left it Deleting: no new sandbox can start from it. Delete the sandboxes " +
+	"started from this snapshot, then delete the snapshot (DELETE /snapshots/<id>)")
+
+// deleteConflictCode is the code of that 409; the other 409 (SNAPSHOT::INVALID_STATE) is a
+// snapshot still Creating.
+const deleteConflictCode = "SNAPSHOT::DELETE_CONFLICT"
 
 func (b *Builder) deleteSettledSnapshot(ctx context.Context, id string) error {
 	for {
@@ -66,8 +85,12 @@ func (b *Builder) deleteSettledSnapshot(ctx context.Context, id string) error {
 		if err == nil || apihttp.IsNotFound(err) {
 			return nil
 		}
-		if apihttp.StatusOf(err) != http.StatusConflict {
+		e, ok := apihttp.AsError(err)
+		switch {
+		case !ok || e.StatusCode != http.StatusConflict:
 			return err
+		case e.Code == deleteConflictCode:
+			return errSnapshotInUse
 		}
 		if err := apihttp.Sleep(ctx, b.pollInterval); err != nil {
 			return err

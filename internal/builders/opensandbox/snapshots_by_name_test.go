@@ -3,10 +3,13 @@ package opensandbox
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/opensandboxemu"
 )
 
@@ -81,6 +84,39 @@ func TestDeleteRemovesEverySnapshotWithTheName(t *testing.T) {
 	}
 	if err := h.b.Delete(ctx, "py"); err != nil {
 		t.Errorf("deleting a template that is gone: %v", err)
+	}
+}
+
+// TestDeleteRefusedWhileARestoredSandboxUsesTheSnapshot: the server answers 409
+// SNAPSHOT::DELETE_CONFLICT for a snapshot a restored sandbox uses. Unlike the 409 of a Creating
+// snapshot, waiting does not help: Delete deletes the other snapshots of the name and fails at
+// once, saying why; once that sandbox is gone, deleting again succeeds.
+func TestDeleteRefusedWhileARestoredSandboxUsesTheSnapshot(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	h := newHarness(t, opensandboxemu.Options{})
+	used := h.emu.AddSnapshot("py", opensandboxemu.SnapshotReady)
+	h.emu.AddSnapshot("py", opensandboxemu.SnapshotReady)
+	var restored sandbox
+	if err := h.b.api.Do(ctx, apihttp.Request{Method: http.MethodPost, Path: "/sandboxes", Out: &restored,
+		In: map[string]any{"snapshotId": used, "resourceLimits": DefaultResourceLimits}}); err != nil {
+		t.Fatal(err)
+	}
+	err := h.b.Delete(ctx, "py")
+	if !errors.Is(err, errSnapshotInUse) || builders.StageOf(err, "") != builders.StageSnapshot || !strings.Contains(err.Error(), used) {
+		t.Fatalf("Delete = %v, want SNAPSHOT naming %s and the sandbox that uses it", err, used)
+	}
+	if left := h.liveSnapshots("py"); len(left) != 1 || left[0].ID != used || left[0].State != opensandboxemu.SnapshotDeleting {
+		t.Errorf("left: %+v, want only the used snapshot, Deleting", left)
+	}
+	if err := h.b.api.deleteSandbox(ctx, restored.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.b.Delete(ctx, "py"); err != nil {
+		t.Fatalf("Delete once the sandbox is gone: %v", err)
+	}
+	if left := h.liveSnapshots("py"); len(left) != 0 {
+		t.Errorf("left: %+v", left)
 	}
 }
 
