@@ -26,7 +26,8 @@
 //     Ready), and never a newer one, so concurrent builds of one name converge on one snapshot
 //     however they interleave. Lookups send ?name= and filter by name too (older servers ignore it);
 //   - Delete removes every snapshot with the name, waiting out ones still Creating; one a restored
-//     sandbox still uses (409 SNAPSHOT::DELETE_CONFLICT) fails the delete at once, saying so.
+//     sandbox still uses (the server would answer 409 SNAPSHOT::DELETE_CONFLICT) fails the delete at
+//     once, naming the sandboxes.
 //
 // The builder sandbox's timeout stays within Config.MaxSandboxTimeoutSeconds, the server's cap.
 //

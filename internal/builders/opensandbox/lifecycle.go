@@ -29,7 +29,8 @@ func (c *client) deleteSandbox(ctx context.Context, id string) error {
 	return c.Do(ctx, apihttp.Request{Method: http.MethodDelete, Path: "/sandboxes/" + url.PathEscape(id)})
 }
 
-// sandboxesLabelled pages through GET /sandboxes?metadata=k=v&... (every label must match).
+// sandboxesLabelled pages through GET /sandboxes?metadata=k=v&... (every label must match; none:
+// every sandbox).
 func (c *client) sandboxesLabelled(ctx context.Context, labels map[string]string) ([]sandbox, error) {
 	filter := url.Values{}
 	for key, value := range labels {
@@ -37,7 +38,10 @@ func (c *client) sandboxesLabelled(ctx context.Context, labels map[string]string
 	}
 	var all []sandbox
 	for page := 1; page <= maxSnapshotPages; page++ {
-		query := url.Values{"metadata": {filter.Encode()}, "page": {strconv.Itoa(page)}, "pageSize": {strconv.Itoa(snapshotPageSize)}}
+		query := url.Values{"page": {strconv.Itoa(page)}, "pageSize": {strconv.Itoa(snapshotPageSize)}}
+		if len(filter) > 0 {
+			query.Set("metadata", filter.Encode())
+		}
 		var list sandboxList
 		if err := c.Do(ctx, apihttp.Request{Method: http.MethodGet, Path: "/sandboxes", Query: query, Out: &list}); err != nil {
 			return nil, err

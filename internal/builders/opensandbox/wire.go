@@ -42,9 +42,10 @@ type status struct {
 }
 
 type sandbox struct {
-	ID       string            `json:"id"`
-	Status   status            `json:"status"`
-	Metadata map[string]string `json:"metadata"`
+	ID         string            `json:"id"`
+	SnapshotID string            `json:"snapshotId"` // the snapshot it was restored from
+	Status     status            `json:"status"`
+	Metadata   map[string]string `json:"metadata"`
 }
 
 type sandboxList struct {
