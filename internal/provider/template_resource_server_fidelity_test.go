@@ -168,8 +168,8 @@ func TestAccTemplateOpenSandboxDestroyWhileARestoredSandboxRuns(t *testing.T) {
 						t.Fatal(err)
 					}
 				},
-				Config:      config,
-				Destroy:     true,
+				Config:  config,
+				Destroy: true,
 				ExpectError: expectError(`(?s)` + words("is used by sandbox").String() + `\s+sbx-\d+,\s+` + words("restored from it").String() +
 					".*" + words("then destroy again").String()),
 			},
