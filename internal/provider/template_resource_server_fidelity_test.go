@@ -148,8 +148,10 @@ func TestAccTemplateOpenSandboxDestroyWhileARestoredSandboxRuns(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		CheckDestroy: func(*terraform.State) error {
-			if n := readySnapshots(osb, "py"); n != 0 {
-				return fmt.Errorf("destroy left %d snapshots named py", n)
+			for _, sn := range osb.Snapshots() {
+				if !sn.Deleted {
+					return fmt.Errorf("destroy left snapshot %s (%s)", sn.ID, sn.State)
+				}
 			}
 			return nil
 		},

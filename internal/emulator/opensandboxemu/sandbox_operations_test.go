@@ -13,7 +13,7 @@ func TestSandboxOperations(t *testing.T) {
 	status, created, _ := call(t, s, "POST", "/v1/sandboxes", "", map[string]any{
 		"image": map[string]any{"uri": "python:3.12"}, "entrypoint": []string{"tail", "-f", "/dev/null"},
 		"resourceLimits": map[string]string{}, "timeout": 600, "metadata": map[string]string{"team": "a", "keep": "x"}})
-	id, _ := created["id"].(string)
+	id := idOf(created)
 	if status != http.StatusAccepted || created["expiresAt"] != "2026-01-01T00:10:01Z" {
 		t.Fatalf("create = %d %v, want 202 with expiresAt createdAt + 600 s", status, created)
 	}
@@ -52,7 +52,7 @@ func TestSandboxOperations(t *testing.T) {
 	if _, ok := manual["expiresAt"]; ok {
 		t.Errorf("a sandbox without timeout has expiresAt: %v", manual)
 	}
-	if status, body, _ := call(t, s, "POST", "/v1/sandboxes/"+manual["id"].(string)+"/renew-expiration", "", map[string]string{"expiresAt": time.Now().Add(time.Hour).Format(time.RFC3339)}); status != http.StatusConflict || body["code"] != "DOCKER::INVALID_EXPIRATION" {
+	if status, body, _ := call(t, s, "POST", "/v1/sandboxes/"+idOf(manual)+"/renew-expiration", "", map[string]string{"expiresAt": time.Now().Add(time.Hour).Format(time.RFC3339)}); status != http.StatusConflict || body["code"] != "DOCKER::INVALID_EXPIRATION" {
 		t.Errorf("renewing a sandbox without expiry = %d %v, want 409", status, body)
 	}
 
@@ -80,7 +80,7 @@ func TestListFiltersByMetadata(t *testing.T) {
 	create := func(md map[string]string) string {
 		_, out, _ := call(t, s, "POST", "/v1/sandboxes", "", map[string]any{"image": map[string]any{"uri": "python:3.12"},
 			"entrypoint": []string{"tail", "-f", "/dev/null"}, "resourceLimits": map[string]string{}, "metadata": md})
-		return out["id"].(string)
+		return idOf(out)
 	}
 	a := create(map[string]string{"role": "builder", "template": "py"})
 	b := create(map[string]string{"role": "builder", "template": "py"})
@@ -104,4 +104,10 @@ func TestListFiltersByMetadata(t *testing.T) {
 		"entrypoint": []string{"tail"}, "resourceLimits": map[string]string{}, "metadata": map[string]string{"k": "has space"}}); status != http.StatusBadRequest || body["code"] != "SANDBOX::INVALID_METADATA_LABEL" {
 		t.Errorf("a metadata value that is no label = %d %v, want 400", status, body)
 	}
+}
+
+// idOf is the "id" of a decoded JSON object, "" without one.
+func idOf(v map[string]any) string {
+	id, _ := v["id"].(string)
+	return id
 }

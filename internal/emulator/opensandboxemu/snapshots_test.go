@@ -48,14 +48,14 @@ func TestDeletingASnapshotInUse(t *testing.T) {
 	if status, body, _ := call(t, s, "POST", "/v1/sandboxes", "", map[string]any{"snapshotId": ready, "resourceLimits": map[string]string{}}); status != http.StatusConflict || body["code"] != "SNAPSHOT::NOT_READY" {
 		t.Errorf("restoring a Deleting snapshot = %d %v, want 409 SNAPSHOT::NOT_READY", status, body)
 	}
-	call(t, s, "DELETE", "/v1/sandboxes/"+restored["id"].(string), "", nil)
+	call(t, s, "DELETE", "/v1/sandboxes/"+idOf(restored), "", nil)
 	if status, _, _ := call(t, s, "DELETE", "/v1/snapshots/"+ready, "", nil); status != http.StatusNoContent {
 		t.Errorf("delete once the sandbox is gone = %d, want 204", status)
 	}
 
 	_, source, _ := call(t, s, "POST", "/v1/sandboxes", "", validCreate)
-	_, creating, _ := call(t, s, "POST", "/v1/sandboxes/"+source["id"].(string)+"/snapshots", "", map[string]any{"name": "py"})
-	if status, body, _ := call(t, s, "DELETE", "/v1/snapshots/"+creating["id"].(string), "", nil); status != http.StatusConflict || body["code"] != "SNAPSHOT::INVALID_STATE" {
+	_, creating, _ := call(t, s, "POST", "/v1/sandboxes/"+idOf(source)+"/snapshots", "", map[string]any{"name": "py"})
+	if status, body, _ := call(t, s, "DELETE", "/v1/snapshots/"+idOf(creating), "", nil); status != http.StatusConflict || body["code"] != "SNAPSHOT::INVALID_STATE" {
 		t.Errorf("delete while Creating = %d %v, want 409 SNAPSHOT::INVALID_STATE", status, body)
 	}
 }
