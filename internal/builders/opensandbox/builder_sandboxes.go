@@ -66,7 +66,7 @@ func (b *Builder) deleteDeadBuilders(ctx context.Context, templateID string, log
 		return
 	}
 	labels := map[string]string{metaRole: builderRole, metaTemplate: templateID}
-	found, err := b.api.sandboxesLabelled(ctx, labels)
+	found, err := b.api.listSandboxes(ctx, labels)
 	if err != nil {
 		logs.addf("warning: could not look for builder sandboxes of %s left by an interrupted run: %v", templateID, err)
 		return

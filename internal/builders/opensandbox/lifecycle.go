@@ -29,9 +29,9 @@ func (c *client) deleteSandbox(ctx context.Context, id string) error {
 	return c.Do(ctx, apihttp.Request{Method: http.MethodDelete, Path: "/sandboxes/" + url.PathEscape(id)})
 }
 
-// sandboxesLabelled pages through GET /sandboxes?metadata=k=v&... (every label must match; none:
+// listSandboxes pages through GET /sandboxes?metadata=k=v&... (every label must match; none:
 // every sandbox).
-func (c *client) sandboxesLabelled(ctx context.Context, labels map[string]string) ([]sandbox, error) {
+func (c *client) listSandboxes(ctx context.Context, labels map[string]string) ([]sandbox, error) {
 	filter := url.Values{}
 	for key, value := range labels {
 		filter.Set(key, value)

@@ -85,7 +85,7 @@ func (b *Builder) Delete(ctx context.Context, templateID string) error {
 
 // restoredSandboxes lists the sandboxes that exist by the snapshot they were restored from.
 func (b *Builder) restoredSandboxes(ctx context.Context) (map[string][]string, error) {
-	all, err := b.api.sandboxesLabelled(ctx, nil)
+	all, err := b.api.listSandboxes(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
