@@ -61,6 +61,20 @@ test("ECR: a wrong secret fails the signature check, an unknown key id is unreco
     (err) => err.name === "UnrecognizedClientException");
 });
 
+test("SigV4 as AWS checks it: the endpoint's region, and a clock within 15 minutes that the SDK corrects", async () => {
+  const otherRegion = region === "eu-west-3" ? "eu-west-2" : "eu-west-3";
+  await assert.rejects(new BedrockAgentCoreControlClient({ region: otherRegion })
+    .send(new GetCodeInterpreterCommand({ codeInterpreterId: "aws.codeinterpreter.v1" })),
+  (err) => err.name === "InvalidSignatureException" && err.message.startsWith("Credential should be scoped to a valid region"));
+
+  const slow = { systemClockOffset: -20 * 60 * 1000 }; // signs 20 minutes in the past
+  await assert.rejects(new ECRClient({ ...slow, maxAttempts: 1 }).send(new GetAuthorizationTokenCommand({})),
+    (err) => err.name === "InvalidSignatureException" && err.message.startsWith("Signature expired: "));
+  // The SDK takes the server's Date header, corrects its clock and retries.
+  const out = await new ECRClient({ ...slow, maxAttempts: 2 }).send(new GetAuthorizationTokenCommand({}));
+  assert.equal(out.$metadata.attempts, 2);
+});
+
 test("AgentCore GetCodeInterpreter: a seeded custom interpreter", async () => {
   const id = "conformance_ci-a1b2c3d4e5";
   await control(agentCoreURL, "PUT", `code-interpreters/${id}`, { status: "CREATE_FAILED", failureReason: "role validation failed" });

@@ -128,9 +128,50 @@ test("the code-interpreter start script fails a build on python:3.12-slim as on 
 });
 
 test("a failure injected through the control path reaches the SDK as a BuildError", async () => {
-  await control("POST", "fail-build", { template: "conf-broken", reason: "pull access denied for example.invalid/missing" });
-  await assert.rejects(Template.build(Template().fromImage("example.invalid/missing:1"), "conf-broken"),
-    (err) => err instanceof BuildError && err.message === "pull access denied for example.invalid/missing");
+  await control("POST", "fail-build", { template: "conf-broken", reason: "no space left on device", step: "1" });
+  await assert.rejects(Template.build(Template().fromImage("python:3.12-slim"), "conf-broken"),
+    (err) => err instanceof BuildError && err.message === "no space left on device");
+});
+
+test("fromTemplate: a missing, not-ready or another team's private base template fails the build at base", async () => {
+  await control("POST", "seed/failed-template", { name: "conf-half", reason: "no space left on device" });
+  await control("POST", "seed/foreign-template", { name: "conf-private", public: false });
+  for (const [base, message] of [
+    ["conf-nobody-has-this", "template 'conf-nobody-has-this' not found"],
+    ["conf-half", "tag 'default' does not exist for template 'emulator/conf-half'"],
+    ["conf-private", "template 'conf-private' not found"],
+  ]) {
+    await assert.rejects(Template.build(Template().fromTemplate(base), "conf-from"),
+      (err) => err instanceof BuildError && err.message === message, base);
+  }
+  const built = await Template.build(Template().fromTemplate("code-interpreter-v1").pipInstall(["requests"]), "conf-from");
+  assert.ok(built.buildId);
+});
+
+test("the orchestrator's pull failures: no login, a wrong one, a missing repository or tag", async () => {
+  const login = { username: "robot", password: "robot-password" }; // registry.test's only login (e2bemu registries.go)
+  for (const [image, credentials, message] of [
+    ["registry.test/team/app:1", undefined, "access denied to 'registry.test/team/app:1': authentication required or insufficient permissions"],
+    ["registry.test/team/app:1", { ...login, password: "guess" }, "access denied to 'registry.test/team/app:1': authentication required or insufficient permissions"],
+    ["registry.test/team/gone:1", login, "repository 'registry.test/team/gone:1' not found: verify the image name is correct"],
+    ["registry.test/team/app:2", login, "image 'registry.test/team/app:2' not found: the image or tag does not exist in the registry"],
+  ]) {
+    await assert.rejects(Template.build(Template().fromImage(image, credentials), "conf-pull"),
+      (err) => err instanceof BuildError && err.message === message, image);
+  }
+  await Template.build(Template().fromImage("registry.test/team/app:1", login), "conf-pull");
+});
+
+test("an empty fromImage is refused as E2B does: 202, then the build fails at base", async () => {
+  const client = api();
+  const created = await client.POST("/v3/templates", { body: { name: "conf-empty" } });
+  const { templateID, buildID } = created.data;
+  const started = await client.POST("/v2/templates/{templateID}/builds/{buildID}",
+    { params: { path: { templateID, buildID } }, body: { fromImage: "" } });
+  assert.equal(started.response.status, 202);
+  const status = await client.GET("/templates/{templateID}/builds/{buildID}/status", { params: { path: { templateID, buildID } } });
+  assert.equal(status.data.status, "error");
+  assert.deepEqual([status.data.reason.message, status.data.reason.step], ["failed to pull build image from registry", "base"]);
 });
 
 test("the team's build concurrency limit: 429 on a new build, a RateLimitError in the SDK", async () => {
@@ -151,6 +192,21 @@ test("the team's build concurrency limit: 429 on a new build, a RateLimitError i
 test("sizing rules are the server's: an odd CPU count is a 400", async () => {
   await assert.rejects(Template.build(Template().fromImage("python:3.12-slim"), "conf-odd", { cpuCount: 3 }),
     (err) => err instanceof BuildError && err.message === "400: CPU count must be 1 or an even number");
+});
+
+test("the team's sizing maxima: 400 above them, with E2B's words", async () => {
+  await assert.rejects(Template.build(Template().fromImage("python:3.12-slim"), "conf-big", { cpuCount: 16 }),
+    (err) => err instanceof BuildError &&
+      err.message === "400: CPU count can't be higher than 8 (if you need to increase this limit, please contact support)");
+  await control("POST", "team-limits", { maxCpu: 16, maxMemoryMb: 4096 });
+  try {
+    await Template.build(Template().fromImage("python:3.12-slim"), "conf-big", { cpuCount: 16 });
+    await assert.rejects(Template.build(Template().fromImage("python:3.12-slim"), "conf-big", { memoryMB: 8192 }),
+      (err) => err instanceof BuildError &&
+        err.message === "400: Memory can't be higher than 4096 MiB (if you need to increase this limit, please contact support)");
+  } finally {
+    await control("POST", "team-limits", {});
+  }
 });
 
 test("an injected 429 with Retry-After is retried by the SDK; a 503 is a ServiceBusyError", async () => {

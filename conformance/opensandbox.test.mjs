@@ -3,7 +3,7 @@
 // Where this fails, the emulator is wrong, not the SDK.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { ConnectionConfig, Sandbox, SandboxManager } from "@alibaba-group/opensandbox";
+import { ConnectionConfig, DefaultAdapterFactory, Sandbox, SandboxManager } from "@alibaba-group/opensandbox";
 
 const domain = process.env.OPEN_SANDBOX_DOMAIN;
 assert.ok(domain, "OPEN_SANDBOX_DOMAIN is not set");
@@ -116,6 +116,81 @@ test("snapshot create, get, list by name, restore, delete", async () => {
 
   await manager.deleteSnapshot(snap.id);
   await assert.rejects(manager.getSnapshot(snap.id), (err) => err.statusCode === 404 && err.error.code === "SNAPSHOT::NOT_FOUND");
+});
+
+test("a command finds what the image holds: python3 on ubuntu is bash's exit 127", async () => {
+  const sandbox = await Sandbox.create({ connectionConfig, image: "ubuntu:24.04", entrypoint: ["tail", "-f", "/dev/null"] });
+  try {
+    const ran = await sandbox.commands.run("python3 -m pip install requests");
+    assert.equal(ran.exitCode, 127);
+    assert.ok(ran.error, "a non-zero exit is reported as an execution error");
+    assert.equal(ran.logs.stderr[0]?.text, "bash: line 1: python3: command not found");
+  } finally {
+    await sandbox.kill();
+    await sandbox.close();
+  }
+});
+
+test("deleting a snapshot a restored sandbox uses: 409 SNAPSHOT::DELETE_CONFLICT, left Deleting", async () => {
+  const source = await Sandbox.create({ connectionConfig, image: CODE_INTERPRETER, entrypoint: CI_ENTRYPOINT });
+  let snap;
+  try {
+    snap = await readySnapshot(source.id, `in-use-${process.pid}`);
+  } finally {
+    await source.kill();
+    await source.close();
+  }
+  const restored = await Sandbox.create({ connectionConfig, snapshotId: snap.id });
+  try {
+    await assert.rejects(manager.deleteSnapshot(snap.id),
+      (err) => err.statusCode === 409 && err.error.code === "SNAPSHOT::DELETE_CONFLICT");
+    assert.equal((await manager.getSnapshot(snap.id)).status.state, "Deleting");
+  } finally {
+    await restored.kill();
+    await restored.close();
+  }
+  await manager.deleteSnapshot(snap.id);
+  await assert.rejects(manager.getSnapshot(snap.id), (err) => err.statusCode === 404);
+});
+
+test("create answers expiresAt; pause, resume, renew, the metadata patch and a list by metadata", async () => {
+  let created; // the create answer, as the SDK's own lifecycle adapter parsed it
+  class Recording extends DefaultAdapterFactory {
+    createLifecycleStack(opts) {
+      const stack = super.createLifecycleStack(opts);
+      const create = stack.sandboxes.createSandbox.bind(stack.sandboxes);
+      stack.sandboxes.createSandbox = async (req) => (created = await create(req));
+      return stack;
+    }
+  }
+  const suite = `conf-${process.pid}`;
+  const sandbox = await Sandbox.create({ connectionConfig, adapterFactory: new Recording(), image: CODE_INTERPRETER,
+    entrypoint: CI_ENTRYPOINT, timeoutSeconds: 600, metadata: { suite, keep: "x" } });
+  try {
+    assert.ok(created.expiresAt instanceof Date, `expiresAt is ${created.expiresAt}`);
+    assert.equal(created.expiresAt.getTime() - created.createdAt.getTime(), 600_000);
+
+    await manager.pauseSandbox(sandbox.id);
+    assert.equal((await manager.getSandboxInfo(sandbox.id)).status.state, "Paused");
+    await assert.rejects(manager.pauseSandbox(sandbox.id), (err) => err.statusCode === 409 && err.error.code === "DOCKER::SANDBOX_NOT_RUNNING");
+    await manager.resumeSandbox(sandbox.id);
+    assert.equal((await manager.getSandboxInfo(sandbox.id)).status.state, "Running");
+
+    await manager.renewSandbox(sandbox.id, 3600);
+    assert.ok((await manager.getSandboxInfo(sandbox.id)).expiresAt > created.expiresAt);
+
+    const patched = await manager.patchSandboxMetadata(sandbox.id, { keep: null, stage: "b" });
+    assert.deepEqual(patched.metadata, { suite, stage: "b" });
+    const listed = await manager.listSandboxInfos({ metadata: { suite, stage: "b" } });
+    assert.deepEqual(listed.items.map((sb) => sb.id), [sandbox.id]);
+  } finally {
+    await sandbox.kill();
+    await sandbox.close();
+  }
+  for (const op of [(m) => m.pauseSandbox("nope"), (m) => m.resumeSandbox("nope"), (m) => m.renewSandbox("nope", 600),
+    (m) => m.patchSandboxMetadata("nope", { a: "b" })]) {
+    await assert.rejects(op(manager), (err) => err.statusCode === 404 && err.error.code === "DOCKER::SANDBOX_NOT_FOUND");
+  }
 });
 
 test("an old server ignores ?name=", async () => {

@@ -8,12 +8,12 @@ import (
 )
 
 // startAWS serves ECR and the Bedrock AgentCore control API on one port. It accepts only the key
-// pair it prints, verifying SigV4 signatures as AWS does, so the AWS SDK's default chain must pick
-// exactly these credentials (environment variables come first in it).
+// pair it prints, verifying SigV4 signatures as AWS does (for the printed region), so the AWS SDK's
+// default chain must pick exactly these credentials (environment variables come first in it).
 func startAWS(o options) (backend, error) {
 	keyID := "AKIAEMULATOR" + strings.ToUpper(throwaway("", 4)) // 20 characters, as AWS's
 	secret := throwaway("", 20)
-	emu := awsemu.New(awsemu.Options{AccessKeyID: keyID, SecretAccessKey: secret})
+	emu := awsemu.New(awsemu.Options{AccessKeyID: keyID, SecretAccessKey: secret, Region: o.awsRegion})
 	if err := emu.Start(listenAddr(o, "0")); err != nil {
 		return backend{}, fmt.Errorf("starting the AWS emulator: %w", err)
 	}

@@ -46,6 +46,8 @@ var controls = []backendControls{
 		{"POST", "release-builds", `{"template":"py"}`, `... until released`},
 		{"POST", "build-duration", `{"duration":"2s"}`, `how long builds started from now on take (as -build-duration)`},
 		{"POST", "build-concurrency", `{"limit":5}`, `the team's concurrent build limit: 429 beyond it (0: none)`},
+		{"POST", "team-limits", `{"maxCpu":16,"maxMemoryMb":16384}`,
+			`the team's maxima for cpuCount and memoryMB: 400 above them (0: E2B's default tier, 8 and 8192)`},
 		{"POST", "echo-request-bodies", `{"enabled":true}`, `error answers repeat the request body, as some servers do`},
 		{"POST", "seed/template", `{"name":"py"}`, `a template with a ready build tagged default, as an earlier pipeline leaves it`},
 		{"POST", "seed/failed-template", `{"name":"py","reason":"no space left"}`,

@@ -5,7 +5,8 @@ import "testing"
 // TestE2BJavaScriptSDK runs E2B's official JavaScript SDK (npm package e2b) against the standalone
 // emulator, configured by nothing but the printed settings: Template.build with pipInstall, copy,
 // setStartCmd, skipCache and name:tag, Template.exists, tags, delete (the SDK's API client and
-// @e2b/cli), and builds that fail as they do on E2B's real server.
+// @e2b/cli), and builds that fail as they do on E2B's real server: a base template that cannot be
+// used, the orchestrator's pull failures, an empty fromImage, the team's sizing maxima.
 func TestE2BJavaScriptSDK(t *testing.T) {
 	const key = "e2b_0123456789abcdef0123456789abcdef01234567"
 	settings := startEmulator(t, []string{"E2B_API_URL", "E2B_API_KEY"}, "-api-key", key)

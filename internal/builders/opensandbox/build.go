@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -41,11 +42,12 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs bui
 		logs.secrets = append(logs.secrets, auth.Password)
 	}
 
+	b.deleteDeadBuilders(ctx, spec.TemplateID, logs)
 	startCmd, defaulted := spec.StartCommand("")
 	created, err := b.api.createSandbox(ctx, createSandboxRequest{
 		Image:      imageSpec{URI: spec.Image, Auth: auth},
 		Entrypoint: entrypoint(startCmd, defaulted), ResourceLimits: DefaultResourceLimits,
-		Metadata: builderMetadata(spec.TemplateID), Timeout: timeout,
+		Metadata: BuilderMetadata(spec.TemplateID, newBuildID(), os.Getpid()), Timeout: timeout,
 	})
 	if err != nil {
 		return builders.TemplateBuildResult{}, withLogs(apihttp.AtStage(createStage(err), fmt.Errorf("creating the builder sandbox: %w%s", err, timeoutHint(err))), "", logs)
@@ -119,9 +121,30 @@ func (b *Builder) installPackages(ctx context.Context, sb builderSandbox, packag
 		return apihttp.AtStage(builders.StageTemplateBuild, fmt.Errorf("installing packages: %w", err))
 	}
 	if result.Error != "" {
-		return apihttp.AtStage(builders.StageTemplateBuild, fmt.Errorf("installing packages failed (%s); see the logs", result.Error))
+		return apihttp.AtStage(builders.StageTemplateBuild, commandFailed(req.Command, result, logs))
 	}
 	return nil
+}
+
+// outputTailLines are the last output lines a failed command's error repeats.
+const outputTailLines = 5
+
+// commandFailed says which command failed, how, and what it printed last. execd runs it with bash,
+// which exits 127 for a program it cannot find (OSB execd/pkg/runtime/command.go).
+func commandFailed(command string, result commandResult, logs *buildLog) error {
+	hint := ""
+	if result.ExitCode == 127 {
+		hint = fmt.Sprintf(" (the shell's \"command not found\": the image has no %s; install packages into an image that "+
+			"has Python and pip, such as %s or python:3.12)", strings.Fields(command)[0], CodeInterpreterImage)
+	}
+	msg := fmt.Sprintf("installing packages: `%s` failed with %s%s", builders.Scrub(command, logs.secrets...), result.Error, hint)
+	if len(result.Output) > 0 {
+		msg += "; its last output:"
+	}
+	for _, line := range result.Output[max(0, len(result.Output)-outputTailLines):] {
+		msg += "\n  " + builders.Scrub(line, logs.secrets...)
+	}
+	return errors.New(msg)
 }
 
 // failed attaches the logs to err and removes a snapshot that ended Failed: it can never be used,

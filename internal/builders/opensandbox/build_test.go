@@ -254,6 +254,24 @@ func TestBuildPackageInstallFailure(t *testing.T) {
 	h.assertAllSandboxesDeleted(t)
 }
 
+// TestBuildOnAnImageWithoutPython: execd runs the install with bash, which finds no python3 in
+// ubuntu: the build fails at TEMPLATE_BUILD naming the command, its exit code 127 and bash's words.
+func TestBuildOnAnImageWithoutPython(t *testing.T) {
+	h := newHarness(t, opensandboxemu.Options{})
+	s := builders.TemplateSpec{TemplateID: "bare", Image: "ubuntu:24.04", StartCmd: ptr(""), Packages: []string{"numpy"}}
+	got := builders.Ensure(context.Background(), h.b, s, builders.Observer{})
+	assertFailed(t, got, builders.StageTemplateBuild, "`python3 -m pip install --no-input --disable-pip-version-check 'numpy'` failed with exit code 127")
+	for _, want := range []string{"the image has no python3", "its last output:\n  stderr: bash: line 1: python3: command not found"} {
+		if !strings.Contains(got.Detail, want) {
+			t.Errorf("detail %q does not say %q", got.Detail, want)
+		}
+	}
+	if len(h.emu.Snapshots()) != 0 {
+		t.Error("a failed install must not be snapshotted")
+	}
+	h.assertAllSandboxesDeleted(t)
+}
+
 func TestBuildCancelledMidWait(t *testing.T) {
 	for _, tt := range []struct {
 		name      string

@@ -106,13 +106,3 @@ func fitsCap(budget time.Duration, maxSeconds int) error {
 		"max_sandbox_timeout_seconds in the provider's opensandbox block if the server's "+
 		"server.max_sandbox_timeout_seconds allows it", budget.Round(time.Second), limit, maxSeconds, limit)
 }
-
-// builderMetadata labels the builder sandbox for anyone cleaning up by hand. Values follow k8s
-// label rules (at most 63 characters), so a longer template id is left out.
-func builderMetadata(templateID string) map[string]string {
-	md := map[string]string{"sandboxtf-role": "template-builder"}
-	if len(templateID) <= 63 {
-		md["sandboxtf-template"] = templateID
-	}
-	return md
-}

@@ -2,12 +2,15 @@
 //
 // OpenSandbox has no build API, so a template is a named snapshot of a prepared sandbox:
 //
+//  0. delete the builder sandboxes of this template that a run killed mid-build on this host left
+//     (builder_sandboxes.go says how a dead run is told from a concurrent live build);
 //  1. create a builder sandbox from image (+ basic registry auth; AWS and GCP credentials are
 //     first exchanged for a login through Config.RegistryLogin) and wait until it is Running. Its
 //     entrypoint is SandboxEntrypoint(start_cmd): the code interpreter's when start_cmd is unset,
 //     NeutralEntrypoint for "", else `sh -c start_cmd`. The server ends a sandbox when its
 //     entrypoint ends, so an image that cannot run it fails here, saying what to set;
-//  2. install packages through execd's command API, reached via the lifecycle endpoint API;
+//  2. install packages through execd's command API, reached via the lifecycle endpoint API (a
+//     failing install names the command, its exit code and its last output);
 //  3. snapshot it with name = template_id, report the template as created, and wait until Ready;
 //  4. always delete the builder sandbox, on success, failure or cancellation alike.
 //
@@ -22,7 +25,9 @@
 //     snapshots with the name that are no newer than its own (its own too, when a newer one is
 //     Ready), and never a newer one, so concurrent builds of one name converge on one snapshot
 //     however they interleave. Lookups send ?name= and filter by name too (older servers ignore it);
-//   - Delete removes every snapshot with the name, waiting out ones still Creating.
+//   - Delete removes every snapshot with the name, waiting out ones still Creating; one a restored
+//     sandbox still uses (the server would answer 409 SNAPSHOT::DELETE_CONFLICT) fails the delete at
+//     once, naming the sandboxes.
 //
 // The builder sandbox's timeout stays within Config.MaxSandboxTimeoutSeconds, the server's cap.
 //

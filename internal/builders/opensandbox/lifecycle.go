@@ -9,10 +9,10 @@ import (
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
-// snapshotPageSize stays under the server's cap of 200 for GET /snapshots.
+// snapshotPageSize stays under the server's cap of 200 for GET /snapshots (and /sandboxes).
 const snapshotPageSize = 100
 
-// maxSnapshotPages bounds paging, in case a server keeps answering hasNextPage.
+// maxSnapshotPages bounds paging (of /sandboxes too), in case a server keeps answering hasNextPage.
 const maxSnapshotPages = 1000
 
 func (c *client) createSandbox(ctx context.Context, req createSandboxRequest) (sandbox, error) {
@@ -27,6 +27,31 @@ func (c *client) getSandbox(ctx context.Context, id string) (sandbox, error) {
 
 func (c *client) deleteSandbox(ctx context.Context, id string) error {
 	return c.Do(ctx, apihttp.Request{Method: http.MethodDelete, Path: "/sandboxes/" + url.PathEscape(id)})
+}
+
+// listSandboxes pages through GET /sandboxes?metadata=k=v&... (every label must match; none:
+// every sandbox).
+func (c *client) listSandboxes(ctx context.Context, labels map[string]string) ([]sandbox, error) {
+	filter := url.Values{}
+	for key, value := range labels {
+		filter.Set(key, value)
+	}
+	var all []sandbox
+	for page := 1; page <= maxSnapshotPages; page++ {
+		query := url.Values{"page": {strconv.Itoa(page)}, "pageSize": {strconv.Itoa(snapshotPageSize)}}
+		if len(filter) > 0 {
+			query.Set("metadata", filter.Encode())
+		}
+		var list sandboxList
+		if err := c.Do(ctx, apihttp.Request{Method: http.MethodGet, Path: "/sandboxes", Query: query, Out: &list}); err != nil {
+			return nil, err
+		}
+		all = append(all, list.Items...)
+		if !list.Pagination.HasNextPage || len(list.Items) == 0 {
+			break
+		}
+	}
+	return all, nil
 }
 
 func (c *client) endpoint(ctx context.Context, sandboxID string, port int) (endpoint, error) {

@@ -46,19 +46,67 @@ func newer(a, b snapshot) int {
 }
 
 // Delete removes every snapshot named templateID. Gone already is fine; one still Creating (the
-// server refuses with 409) is polled and retried until it settles or ctx ends.
+// server refuses with 409 SNAPSHOT::INVALID_STATE) is polled and retried until it settles or ctx
+// ends. One a sandbox restored from it still uses cannot go: Docker refuses to remove an image a
+// container uses (services/docker/snapshot_runtime.py), and the server would answer 409
+// SNAPSHOT::DELETE_CONFLICT after marking the snapshot Deleting (services/snapshot_service.py),
+// for good, since only a restart retries it. So such a snapshot is not sent a delete: Delete deletes
+// the others and fails at once, naming the sandboxes, and the template stays usable until a destroy
+// after they are gone. A sandbox restored in between still gets the server's 409, reported as such.
 func (b *Builder) Delete(ctx context.Context, templateID string) error {
 	named, err := b.api.snapshotsNamed(ctx, templateID)
 	if err != nil {
 		return apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing snapshots named %s: %w", templateID, err))
 	}
+	if len(named) == 0 {
+		return nil
+	}
+	restored, err := b.restoredSandboxes(ctx)
+	if err != nil {
+		return apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing the sandboxes restored from snapshots named %s: %w", templateID, err))
+	}
+	var inUse []error
 	for _, s := range named {
-		if err := b.deleteSettledSnapshot(ctx, s.ID); err != nil {
+		if users := restored[s.ID]; len(users) > 0 {
+			inUse = append(inUse, fmt.Errorf("snapshot %s (%s) is used by sandbox %s, restored from it: OpenSandbox cannot delete a "+
+				"snapshot while a sandbox restored from it exists; delete those sandboxes, then destroy again", templateID, s.ID, strings.Join(users, ", ")))
+			continue
+		}
+		err := b.deleteSettledSnapshot(ctx, s.ID)
+		switch {
+		case errors.Is(err, errSnapshotInUse):
+			inUse = append(inUse, fmt.Errorf("snapshot %s (%s): %w", templateID, s.ID, err))
+		case err != nil:
 			return apihttp.AtStage(builders.StageSnapshot, fmt.Errorf("deleting snapshot %s (%s): %w", templateID, s.ID, err))
 		}
 	}
-	return nil
+	return builders.AtStage(builders.StageSnapshot, errors.Join(inUse...))
 }
+
+// restoredSandboxes lists the sandboxes that exist by the snapshot they were restored from.
+func (b *Builder) restoredSandboxes(ctx context.Context) (map[string][]string, error) {
+	all, err := b.api.listSandboxes(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	bySnapshot := map[string][]string{}
+	for _, sb := range all {
+		if sb.SnapshotID != "" {
+			bySnapshot[sb.SnapshotID] = append(bySnapshot[sb.SnapshotID], sb.ID)
+		}
+	}
+	return bySnapshot, nil
+}
+
+// errSnapshotInUse is the server's 409 SNAPSHOT::DELETE_CONFLICT, for a sandbox restored after
+// Delete looked.
+var errSnapshotInUse = errors.New("a sandbox restored from it still uses it, so OpenSandbox refused to delete it " +
+	"(409 SNAPSHOT::DELETE_CONFLICT) and left it Deleting: no new sandbox can start from it. Delete the sandboxes " +
+	"started from this snapshot, then delete the snapshot (DELETE /snapshots/<id>)")
+
+// deleteConflictCode is the code of that 409; the other 409 (SNAPSHOT::INVALID_STATE) is a
+// snapshot still Creating.
+const deleteConflictCode = "SNAPSHOT::DELETE_CONFLICT"
 
 func (b *Builder) deleteSettledSnapshot(ctx context.Context, id string) error {
 	for {
@@ -66,8 +114,12 @@ func (b *Builder) deleteSettledSnapshot(ctx context.Context, id string) error {
 		if err == nil || apihttp.IsNotFound(err) {
 			return nil
 		}
-		if apihttp.StatusOf(err) != http.StatusConflict {
+		e, ok := apihttp.AsError(err)
+		switch {
+		case !ok || e.StatusCode != http.StatusConflict:
 			return err
+		case e.Code == deleteConflictCode:
+			return errSnapshotInUse
 		}
 		if err := apihttp.Sleep(ctx, b.pollInterval); err != nil {
 			return err

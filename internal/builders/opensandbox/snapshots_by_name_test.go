@@ -3,10 +3,15 @@ package opensandbox
 import (
 	"context"
 	"errors"
+	"net/http"
+	"path"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/opensandboxemu"
 )
 
@@ -81,6 +86,68 @@ func TestDeleteRemovesEverySnapshotWithTheName(t *testing.T) {
 	}
 	if err := h.b.Delete(ctx, "py"); err != nil {
 		t.Errorf("deleting a template that is gone: %v", err)
+	}
+}
+
+// restore starts a sandbox from snapshot id, as a consumer of the template does.
+func (h harness) restore(ctx context.Context, t *testing.T, id string) sandbox {
+	var restored sandbox
+	if err := h.b.api.Do(ctx, apihttp.Request{Method: http.MethodPost, Path: "/sandboxes", Out: &restored,
+		In: map[string]any{"snapshotId": id, "resourceLimits": DefaultResourceLimits}}); err != nil {
+		t.Error(err)
+	}
+	return restored
+}
+
+// TestDeleteRefusedWhileARestoredSandboxUsesTheSnapshot: OpenSandbox cannot delete a snapshot a
+// restored sandbox uses, and would leave it Deleting. Delete sends it no delete: it deletes the
+// other snapshots of the name and fails at once, naming the sandbox; the snapshot stays Ready, and
+// once that sandbox is gone, deleting again succeeds.
+func TestDeleteRefusedWhileARestoredSandboxUsesTheSnapshot(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	h := newHarness(t, opensandboxemu.Options{})
+	used := h.emu.AddSnapshot("py", opensandboxemu.SnapshotReady)
+	h.emu.AddSnapshot("py", opensandboxemu.SnapshotReady)
+	restored := h.restore(ctx, t, used)
+	err := h.b.Delete(ctx, "py")
+	if builders.StageOf(err, "") != builders.StageSnapshot || !strings.Contains(err.Error(), "snapshot py ("+used+") is used by sandbox "+restored.ID) {
+		t.Fatalf("Delete = %v, want SNAPSHOT naming %s and the sandbox %s that uses it", err, used, restored.ID)
+	}
+	if left := h.liveSnapshots("py"); len(left) != 1 || left[0].ID != used || left[0].State != opensandboxemu.SnapshotReady {
+		t.Errorf("left: %+v, want only the used snapshot, still Ready", left)
+	}
+	if err := h.b.api.deleteSandbox(ctx, restored.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.b.Delete(ctx, "py"); err != nil {
+		t.Fatalf("Delete once the sandbox is gone: %v", err)
+	}
+	if left := h.liveSnapshots("py"); len(left) != 0 {
+		t.Errorf("left: %+v", left)
+	}
+}
+
+// TestDeleteOfASnapshotRestoredMeanwhile: a sandbox restored after Delete looked makes the server
+// answer 409 SNAPSHOT::DELETE_CONFLICT, which no wait resolves (unlike the 409 of a Creating
+// snapshot): Delete fails at once, saying the snapshot is left Deleting.
+func TestDeleteOfASnapshotRestoredMeanwhile(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var h harness
+	var once sync.Once
+	h = newHarness(t, opensandboxemu.Options{OnRequest: func(r *http.Request) {
+		if r.Method == http.MethodDelete && strings.Contains(r.URL.Path, "/snapshots/") {
+			once.Do(func() { h.restore(ctx, t, path.Base(r.URL.Path)) })
+		}
+	}})
+	used := h.emu.AddSnapshot("py", opensandboxemu.SnapshotReady)
+	err := h.b.Delete(ctx, "py")
+	if !errors.Is(err, errSnapshotInUse) || builders.StageOf(err, "") != builders.StageSnapshot || !strings.Contains(err.Error(), used) {
+		t.Fatalf("Delete = %v, want SNAPSHOT saying a restored sandbox uses %s", err, used)
+	}
+	if left := h.liveSnapshots("py"); len(left) != 1 || left[0].State != opensandboxemu.SnapshotDeleting {
+		t.Errorf("left: %+v, want the snapshot, Deleting", left)
 	}
 }
 

@@ -42,8 +42,17 @@ type status struct {
 }
 
 type sandbox struct {
-	ID     string `json:"id"`
-	Status status `json:"status"`
+	ID         string            `json:"id"`
+	SnapshotID string            `json:"snapshotId"` // the snapshot it was restored from
+	Status     status            `json:"status"`
+	Metadata   map[string]string `json:"metadata"`
+}
+
+type sandboxList struct {
+	Items      []sandbox `json:"items"`
+	Pagination struct {
+		HasNextPage bool `json:"hasNextPage"`
+	} `json:"pagination"`
 }
 
 type snapshot struct {

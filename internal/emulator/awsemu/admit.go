@@ -5,16 +5,17 @@ import (
 	"net/http"
 )
 
-// admit is what every API request goes through before its operation runs: an armed fault answers
-// first (an overloaded endpoint fails before it authenticates anything), then SigV4 authentication.
-func (e *Emulator) admit(r *http.Request, operation string, body []byte, awsJSON bool) (Request, *apiError) {
+// admit is what every API request to the endpoint of service (its SigV4 signing name) goes through
+// before its operation runs: an armed fault answers first (an overloaded endpoint fails before it
+// authenticates anything), then SigV4 authentication.
+func (e *Emulator) admit(r *http.Request, service, operation string, body []byte, awsJSON bool) (Request, *apiError) {
 	claimed, _ := parseSigV4(r.Header.Get("Authorization")) // recorded even when refused
 	req := Request{Operation: operation, Method: r.Method, Path: r.URL.Path, Body: string(body),
 		AccessKeyID: claimed.accessKeyID, Region: claimed.region, Service: claimed.service}
 	if fault := e.takeFault(operation); fault != nil {
 		return req, fault.apiError(awsJSON, body)
 	}
-	_, apiErr := e.authenticate(r, body)
+	_, apiErr := e.authenticate(r, body, service)
 	return req, apiErr
 }
 

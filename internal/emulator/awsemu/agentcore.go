@@ -41,7 +41,7 @@ func (e *Emulator) serveAgentCore(w http.ResponseWriter, r *http.Request) {
 	if emulated {
 		operation = "GetCodeInterpreter"
 	}
-	req, apiErr := e.admit(r, operation, body, false)
+	req, apiErr := e.admit(r, "bedrock-agentcore", operation, body, false)
 	var out any
 	switch {
 	case apiErr != nil:

@@ -5,7 +5,10 @@
 //   - Bedrock AgentCore control (restJson1): GET /code-interpreters/{codeInterpreterId}.
 //
 // Every request must carry a SigV4 Authorization header. Once SetCredentials is called the emulator
-// checks the access key id and verifies the signature with the secret, as AWS does. Point the SDK at
+// checks it as AWS does (sigv4.go): the access key id, host among the signed headers, the signing
+// time within 15 minutes of the real clock, a credential scope for the API's service ("ecr",
+// "bedrock-agentcore") and Options.Region, and the signature over the signed headers and the body
+// received. Point the SDK at
 // it with AWS_ENDPOINT_URL_ECR / AWS_ENDPOINT_URL_BEDROCK_AGENTCORE_CONTROL or a BaseEndpoint.
 //
 // The official AWS SDK for JavaScript v3 clients are the judge of its wire format

@@ -38,7 +38,7 @@ type authorizationData struct {
 func (e *Emulator) serveECR(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	operation := strings.TrimPrefix(r.Header.Get("X-Amz-Target"), ecrTargetPrefix)
-	req, apiErr := e.admit(r, operation, body, true)
+	req, apiErr := e.admit(r, "ecr", operation, body, true)
 	var out any
 	if apiErr == nil {
 		out, apiErr = e.ecrOperation(operation, req.Region, body)

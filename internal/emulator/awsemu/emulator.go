@@ -21,8 +21,12 @@ type Options struct {
 	// SigV4-signed request is accepted and signatures are not verified.
 	AccessKeyID     string
 	SecretAccessKey string
-	// Now is the emulator's clock, for timestamps it hands out. Default time.Now.
+	// Now is the emulator's clock, for timestamps it hands out. Default time.Now. Signing times
+	// are checked against the real clock, as AWS's own.
 	Now func() time.Time
+	// Region is the region the endpoint serves: a credential scope for another is refused. Empty
+	// accepts any (an in-process test endpoint stands for whichever region its client signs for).
+	Region string
 }
 
 // Emulator is the fake AWS endpoint. It is safe for concurrent use.
@@ -31,6 +35,7 @@ type Emulator struct {
 	URL string
 
 	accountID string
+	region    string
 	now       func() time.Time
 	server    *serve.Server
 
@@ -50,6 +55,7 @@ type staticCredentials struct{ accessKeyID, secret string }
 func New(opts Options) *Emulator {
 	e := &Emulator{
 		accountID:    opts.AccountID,
+		region:       opts.Region,
 		now:          opts.Now,
 		ecrToken:     ecrToken{user: "AWS", password: "awsemu-ecr-password"},
 		interpreters: map[string]codeInterpreter{},

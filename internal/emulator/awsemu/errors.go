@@ -17,6 +17,10 @@ func errMissingAuthentication() *apiError {
 	return &apiError{http.StatusForbidden, "MissingAuthenticationTokenException", "Missing Authentication Token"}
 }
 
+func errIncompleteSignature(message string) *apiError {
+	return &apiError{http.StatusForbidden, "IncompleteSignatureException", message}
+}
+
 func errUnrecognizedClient() *apiError {
 	return &apiError{http.StatusForbidden, "UnrecognizedClientException", "The security token included in the request is invalid."}
 }

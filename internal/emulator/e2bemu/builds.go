@@ -50,10 +50,17 @@ func (b *build) log(at time.Time, level, step, format string, args ...any) {
 	b.logs = append(b.logs, buildLogEntry{Timestamp: at, Level: level, Step: step, Message: fmt.Sprintf(format, args...)})
 }
 
-// fail ends the build in error with reason (and the step it failed at, "" for none).
+// fail ends the build in error with reason (and the step it failed at, "" for none), logged as
+// the orchestrator's builder logs it.
 func (b *build) fail(at time.Time, reason, step string) {
-	b.status, b.finishedAt = statusError, &at
 	b.log(at, "error", step, "Build failed: %s", reason)
+	b.end(at, reason, step)
+}
+
+// end ends the build in error without a log line: the API sets the status itself when no builder
+// ran (template-manager/create_template.go SetStatus).
+func (b *build) end(at time.Time, reason, step string) {
+	b.status, b.finishedAt = statusError, &at
 	b.reason = buildStatusReason{Message: reason, Step: step, LogEntries: errorEntries(b.logs)}
 }
 
@@ -94,9 +101,20 @@ func (s *Server) startBuild(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "build is not in waiting state")
 		return
 	}
-	b.status, b.startedAt, b.duration = statusBuilding, now, s.buildDuration
-	b.plan = s.planBuild(t, req)
-	b.logs = append(b.logs, b.plan.logs(now)...)
+	// template-manager/create_template.go CreateTemplate: a source setTemplateSource refuses fails
+	// the build (its deferred SetStatus) and the start answers 500.
+	if problem := req.sourceProblem(); problem != "" {
+		b.end(now, "error when building env: failed to set template source: "+problem, "")
+		writeError(w, http.StatusInternalServerError, "Error when starting template build: failed to set template source: "+problem)
+		return
+	}
+	b.startedAt, b.duration = now, s.buildDuration
+	if base, refused := s.buildBase(req); refused != "" {
+		b.end(now, refused, "base") // a FromTemplateError: failed at once, after the 202, no builder ran
+	} else {
+		b.status, b.plan = statusBuilding, s.planBuild(t, req, base)
+		b.logs = append(b.logs, b.plan.logs(now)...)
+	}
 	s.starts = append(s.starts, BuildStart{TemplateID: t.id, BuildID: b.id, Name: t.alias, Body: req, RegistryType: registryType(req.FromImageRegistry)})
 	w.WriteHeader(http.StatusAccepted)
 }

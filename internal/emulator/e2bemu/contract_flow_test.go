@@ -2,7 +2,6 @@ package e2bemu_test
 
 import (
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/e2bemu"
@@ -13,7 +12,6 @@ import (
 // and fails the test on any violation.
 func TestContractFullFlow(t *testing.T) {
 	emu, v := e2bemu.NewContractTestServer(t, e2bemu.Options{APIKey: apiKey})
-	emu.FailBuild("broken", "pull access denied for registry.example.com/missing")
 	c := newCaller(t, emu)
 
 	first := c.create(map[string]any{"name": "py", "cpuCount": 2, "memoryMB": 1024})
@@ -84,14 +82,14 @@ func TestContractFullFlow(t *testing.T) {
 
 	// A failing build: error status with a reason and error log entries.
 	broken := c.create(map[string]any{"name": "broken", "tags": []string{"t1"}})
-	c.start(broken, map[string]any{"fromImage": "registry.example.com/missing",
+	c.start(broken, map[string]any{"fromImage": "registry.test/missing:1", // the catalogue's private registry: AWS keys are no login
 		"fromImageRegistry": map[string]any{"type": "aws", "awsAccessKeyId": "AKID", "awsSecretAccessKey": "s", "awsRegion": "us-east-1"}})
 	failed := c.status(broken)
 	reason, _ := failed["reason"].(map[string]any)
 	message, _ := reason["message"].(string)
 	reasonEntries, _ := reason["logEntries"].([]any)
-	if failed["status"] != "error" || !strings.Contains(message, "pull access denied") || len(reasonEntries) == 0 {
-		t.Errorf("failed build = %v, want error with the injected reason and its log entries", failed)
+	if failed["status"] != "error" || message != "access denied to 'registry.test/missing:1': authentication required or insufficient permissions" || len(reasonEntries) == 0 {
+		t.Errorf("failed build = %v, want error with the registry's refusal and its log entries", failed)
 	}
 	_, _, errorsOnly, _ := c.call("GET", broken.statusPath()+"?level=error", nil)
 	if errorEntries, _ := errorsOnly["logEntries"].([]any); len(errorEntries) != 1 {

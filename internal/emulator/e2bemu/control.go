@@ -56,6 +56,13 @@ var controls = map[string]control{
 		s.SetBuildConcurrency(c.Limit)
 		return ""
 	}),
+	"team-limits": jsonControl(func(s *Server, c TeamLimits) string {
+		if c.MaxCPU < 0 || c.MaxMemoryMB < 0 {
+			return "maxCpu and maxMemoryMb must be >= 0 (0: E2B's default tier)"
+		}
+		s.SetTeamLimits(c)
+		return ""
+	}),
 	"faults": jsonControl(func(s *Server, c struct {
 		Rate       float64
 		Seed       int64
@@ -183,6 +190,13 @@ func optionalDuration(s string) (time.Duration, error) {
 		return 0, nil
 	}
 	return time.ParseDuration(s)
+}
+
+// SetTeamLimits sets the team's sizing maxima (zero fields: E2B's default tier, 8 CPUs and 8192 MiB).
+func (s *Server) SetTeamLimits(l TeamLimits) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.limits = l.orDefault()
 }
 
 // SetBuildConcurrency sets the team's limit of concurrent template builds (0: no limit).

@@ -42,7 +42,7 @@ func TestControlPathSeedsAndInjects(t *testing.T) {
 		{"seed/template", `{"name": "ready"}`},
 		{"seed/foreign-template", `{"name": "theirs", "public": true}`},
 		{"seed/sandboxes", `{"template": "ready", "count": 2}`},
-		{"fail-build", `{"template": "broken", "reason": "pull access denied", "step": "base"}`},
+		{"fail-build", `{"template": "broken", "reason": "no space left on device", "step": "base"}`},
 		{"build-concurrency", `{"limit": 3}`},
 	} {
 		if status := control(t, emu, call.name, call.body); status != http.StatusNoContent {
@@ -58,7 +58,7 @@ func TestControlPathSeedsAndInjects(t *testing.T) {
 	if status, _, _, _ := c.call("DELETE", "/templates/ready", nil); status != http.StatusBadRequest {
 		t.Errorf("delete with seeded sandboxes = %d, want 400", status)
 	}
-	if status, message, step := buildOutcome(t, c, "broken", fromPython); status != "error" || message != "pull access denied" || step != "base" {
+	if status, message, step := buildOutcome(t, c, "broken", fromPython); status != "error" || message != "no space left on device" || step != "base" {
 		t.Errorf("after fail-build = %s %q %q", status, message, step)
 	}
 	for range 3 {

@@ -12,7 +12,14 @@
 //     template under a promoted name; an alias equal to a template id is a 409;
 //   - the team's build concurrency limit (429 on create, freed when a build ends), superseded
 //     unstarted builds, a start that cancels the template's other running builds, 400 "build is not
-//     in waiting state", sizing rules (cpuCount 1 or even, <= 32; memoryMB even, >= 128);
+//     in waiting state", sizing rules (cpuCount 1 or even, <= 32; memoryMB even, >= 128; both at
+//     most the team's maxima, by default E2B's default tier: 8 CPUs, 8192 MiB);
+//   - a build's source, checked after its start was answered 202: a base template (fromTemplate)
+//     that is missing, has no ready build with the tag or is another team's private template fails
+//     the build at step "base"; two sources or none answer 500; an empty fromImage fails at "base";
+//   - pulls (registries.go): the private registry registry.test lets only its login pull and fails
+//     a build at "base" with the orchestrator's words for UNAUTHORIZED, NAME_UNKNOWN and
+//     MANIFEST_UNKNOWN; every other image pulls;
 //   - a small image catalogue (catalogue.go): a RUN step or start command whose program the image
 //     lacks fails the build as E2B's does (exit status 127, at the step or "finalize"); the
 //     code-interpreter start script exists only in e2bdev/code-interpreter images; ready commands
@@ -43,6 +50,8 @@
 //	POST /_emulator/drop-connections    {"template": "py", "count": 2}
 //	     the next count status polls of py's builds lose their connection
 //	POST /_emulator/build-concurrency   {"limit": 5}         the team's concurrent build limit (0: none)
+//	POST /_emulator/team-limits         {"maxCpu": 16, "maxMemoryMb": 16384}
+//	     the team's sizing maxima (0: E2B's default tier, 8 and 8192); above them create answers 400
 //	POST /_emulator/echo-request-bodies {"enabled": true}    error answers repeat the request body
 //	POST /_emulator/seed/template       {"name": "py"}       a template with a ready default build
 //	POST /_emulator/seed/failed-template  {"name": "py", "reason": "..."}
@@ -57,7 +66,7 @@
 //
 // The same controls exist as methods for in-process tests: FailBuild, FailBuildAt, HangBuild,
 // ReleaseBuild, SetBuildDuration, FailNext, SetFaults, DropConnectionsDuringBuild,
-// SetBuildConcurrency, EchoRequestBodies, SeedReadyTemplate, SeedFailedTemplate, SeedForeignTemplate, SeedSandboxes,
+// SetBuildConcurrency, SetTeamLimits, EchoRequestBodies, SeedReadyTemplate, SeedFailedTemplate, SeedForeignTemplate, SeedSandboxes,
 // DeleteTemplateOutOfBand, Template, Stats.
 //
 // Where the real API and its spec disagree, the emulator follows the real API: for instance

@@ -38,21 +38,24 @@ func (o outcome) logs(at time.Time) []buildLogEntry {
 	return out
 }
 
-// planBuild decides how a build started with req ends; callers hold s.mu.
-func (s *Server) planBuild(t *tmpl, req TemplateBuildStartV2) outcome {
+// planBuild decides how a build started with req from base ends; callers hold s.mu.
+func (s *Server) planBuild(t *tmpl, req TemplateBuildStartV2, base baseTemplate) outcome {
 	var o outcome
-	var base baseTemplate
 	if req.FromImage != nil {
-		base.contents = imageContents(*req.FromImage)
 		o.info("base", "Building template %s from image %s", t.id, *req.FromImage)
 	} else {
-		base = s.fromTemplate(deref(req.FromTemplate))
 		o.info("base", "Building template %s from template %s", t.id, deref(req.FromTemplate))
 	}
 	o.source = base.contents
 	if reason, step, ok := s.faults.takeBuildFailure(t.alias); ok {
 		o.failAt(step, "", reason)
 		return o
+	}
+	if req.FromImage != nil {
+		if reason := pullFailure(*req.FromImage, req.FromImageRegistry); reason != "" {
+			o.failAt("base", "", reason)
+			return o
+		}
 	}
 	// Steps run as `/bin/bash -l -c <command>` (commands/run.go); a missing program exits 127.
 	for i, step := range req.Steps {
@@ -111,17 +114,46 @@ func notFound(id, exe string) string {
 	return fmt.Sprintf("[%s] [stderr]: /bin/bash: line 1: %s", id, msg)
 }
 
-// fromTemplate is what a build from another template starts with: one of the team's templates
-// (the ready build its tag resolves to) or one of E2B's public ones. Callers hold s.mu.
-func (s *Server) fromTemplate(ref string) baseTemplate {
+// buildBase is what a build starts from: its image's contents, or the template it names. A base
+// template that cannot be used is refused with the message the build then fails with.
+func (s *Server) buildBase(req TemplateBuildStartV2) (baseTemplate, string) {
+	if req.FromImage != nil {
+		return baseTemplate{contents: imageContents(*req.FromImage)}, ""
+	}
+	return s.fromTemplate(*req.FromTemplate)
+}
+
+// fromTemplate resolves a base template as template-manager/create_template.go setTemplateSource
+// does: the name as alias_cache.go Resolve finds it (the team's, a promoted template, an id; else
+// one of E2B's public templates), then the newest ready build carrying the tag, visible to the
+// team (cache/templates/cache.go Get; errors.go words the refusals: another team's private
+// template is "not found", as a missing one). Callers hold s.mu.
+func (s *Server) fromTemplate(ref string) (baseTemplate, string) {
 	identifier, tag, err := parseName(ref)
 	if err != nil {
-		return baseTemplate{}
+		return baseTemplate{}, "invalid template reference: " + err.Error()
 	}
-	if t := s.resolve(identifier); t != nil && !t.foreign {
-		if b := t.readyBuild(tag); b != nil {
-			return baseTemplate{contents: b.plan.source, startCmd: b.plan.startCmd, readyCmd: b.plan.readyCmd}
+	t := s.resolve(identifier)
+	if t == nil {
+		base, public := builtinTemplates[identifier] // E2B's public templates have only a default build
+		switch {
+		case !public:
+			return baseTemplate{}, fmt.Sprintf("template '%s' not found", identifier)
+		case tag != "":
+			return baseTemplate{}, fmt.Sprintf("tag '%s' does not exist for template '%s'", tag, identifier)
 		}
+		return base, ""
 	}
-	return builtinTemplates[identifier]
+	matched := identifier // the key that resolved: a team's alias resolves with its namespace
+	if namespace, alias := splitIdentifier(identifier); namespace == "" && !t.foreign && t.alias == alias {
+		matched = s.opts.TeamSlug + "/" + alias
+	}
+	if t.foreign && !t.public {
+		return baseTemplate{}, fmt.Sprintf("template '%s' not found", matched)
+	}
+	b := t.readyBuild(tag)
+	if b == nil {
+		return baseTemplate{}, fmt.Sprintf("tag '%s' does not exist for template '%s'", orDefault(tag), matched)
+	}
+	return baseTemplate{contents: b.plan.source, startCmd: b.plan.startCmd, readyCmd: b.plan.readyCmd}, ""
 }

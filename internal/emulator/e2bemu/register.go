@@ -64,7 +64,7 @@ func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request) {
 			"Please wait for existing builds to complete or contact support if you need more concurrent builds.", s.concurrency))
 		return
 	}
-	cpu, mem, msg := sizing(req.CPUCount, req.MemoryMB)
+	cpu, mem, msg := s.limits.sizing(req.CPUCount, req.MemoryMB)
 	if msg != "" {
 		writeError(w, http.StatusBadRequest, msg)
 		return
@@ -112,20 +112,49 @@ func (s *Server) activeBuildsExcept(t *tmpl, tags []string) int {
 	return n
 }
 
-// sizing is team/limits.go LimitResources: the defaults, or the request's values when they are allowed.
-func sizing(cpuCount, memoryMB *int) (cpu, mem int, problem string) {
+// TeamLimits are a team's maxima for template sizing (the tiers table's max_vcpu and max_ram_mb).
+type TeamLimits struct {
+	MaxCPU      int `json:"maxCpu"`
+	MaxMemoryMB int `json:"maxMemoryMb"`
+}
+
+// orDefault fills unset maxima with those of E2B's default tier (db/migrations
+// 20250507134356_add_max_specs_to_tier.sql and 20250513111201_tier_fix_max_memory.sql).
+func (l TeamLimits) orDefault() TeamLimits {
+	if l.MaxCPU == 0 {
+		l.MaxCPU = 8
+	}
+	if l.MaxMemoryMB == 0 {
+		l.MaxMemoryMB = 8192
+	}
+	return l
+}
+
+// sizing is team/limits.go LimitResources: the defaults, or the request's values when they are
+// allowed; only values the request sets are checked, in the server's order and words.
+func (l TeamLimits) sizing(cpuCount, memoryMB *int) (cpu, mem int, problem string) {
 	cpu, mem = valueOr(cpuCount, defaultCPU), valueOr(memoryMB, defaultMemory)
-	switch {
-	case cpu < 1:
-		return 0, 0, "CPU count must be at least 1"
-	case cpu > maxCPU:
-		return 0, 0, fmt.Sprintf("CPU count must be at most %d", maxCPU)
-	case cpu != 1 && cpu%2 != 0:
-		return 0, 0, "CPU count must be 1 or an even number"
-	case mem < minMemory:
-		return 0, 0, fmt.Sprintf("Memory must be at least %d MiB", minMemory)
-	case mem%2 != 0:
-		return 0, 0, "Memory must be divisible by 2"
+	if cpuCount != nil {
+		switch {
+		case cpu < 1:
+			return 0, 0, "CPU count must be at least 1"
+		case cpu > maxCPU:
+			return 0, 0, fmt.Sprintf("CPU count must be at most %d", maxCPU)
+		case cpu != 1 && cpu%2 != 0:
+			return 0, 0, "CPU count must be 1 or an even number"
+		case cpu > l.MaxCPU:
+			return 0, 0, fmt.Sprintf("CPU count can't be higher than %d (if you need to increase this limit, please contact support)", l.MaxCPU)
+		}
+	}
+	if memoryMB != nil {
+		switch {
+		case mem < minMemory:
+			return 0, 0, fmt.Sprintf("Memory must be at least %d MiB", minMemory)
+		case mem%2 != 0:
+			return 0, 0, "Memory must be divisible by 2"
+		case mem > l.MaxMemoryMB:
+			return 0, 0, fmt.Sprintf("Memory can't be higher than %d MiB (if you need to increase this limit, please contact support)", l.MaxMemoryMB)
+		}
 	}
 	return cpu, mem, ""
 }

@@ -88,7 +88,8 @@ func TestStartCancelsRunningBuilds(t *testing.T) {
 	}
 }
 
-// TestSizingRules: team/limits.go's rules answer 400 at registration; the defaults are 2 and 1024.
+// TestSizingRules: team/limits.go's rules answer 400 at registration, in its order and words; the
+// defaults are 2 and 1024; a team's maxima are those of E2B's default tier unless set otherwise.
 func TestSizingRules(t *testing.T) {
 	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: apiKey})
 	c := newCaller(t, emu)
@@ -99,19 +100,32 @@ func TestSizingRules(t *testing.T) {
 		{3, 1024, "CPU count must be 1 or an even number"},
 		{34, 1024, "CPU count must be at most 32"},
 		{2, 1025, "Memory must be divisible by 2"},
+		{10, 1024, "CPU count can't be higher than 8 (if you need to increase this limit, please contact support)"},
+		{2, 8194, "Memory can't be higher than 8192 MiB (if you need to increase this limit, please contact support)"},
 	} {
 		status, _, body, _ := c.call("POST", "/v3/templates", map[string]any{"name": "x", "cpuCount": tt.cpu, "memoryMB": tt.mem})
 		if status != http.StatusBadRequest || body["message"] != tt.want {
 			t.Errorf("cpu %d memory %d = %d %v, want 400 %q", tt.cpu, tt.mem, status, body, tt.want)
 		}
 	}
-	for _, ok := range []map[string]any{{"name": "one", "cpuCount": 1, "memoryMB": 128}, {"name": "max", "cpuCount": 32, "memoryMB": 65536}} {
+	for _, ok := range []map[string]any{{"name": "one", "cpuCount": 1, "memoryMB": 128}, {"name": "tier", "cpuCount": 8, "memoryMB": 8192}} {
 		c.create(ok)
 	}
 	c.create(map[string]any{"name": "defaults"})
 	if info, _ := emu.Template("defaults"); info.CPUCount != 2 || info.MemoryMB != 1024 {
 		t.Errorf("defaults = %d CPU %d MB, want 2 and 1024", info.CPUCount, info.MemoryMB)
 	}
+
+	emu.SetTeamLimits(e2bemu.TeamLimits{MaxCPU: 32, MaxMemoryMB: 65536})
+	c.create(map[string]any{"name": "max", "cpuCount": 32, "memoryMB": 65536})
+	if status := control(t, emu, "team-limits", `{"maxCpu": 4, "maxMemoryMb": 2048}`); status != http.StatusNoContent {
+		t.Fatalf("team-limits = %d, want 204", status)
+	}
+	if status, _, body, _ := c.call("POST", "/v3/templates", map[string]any{"name": "x", "cpuCount": 6}); status != http.StatusBadRequest ||
+		body["message"] != "CPU count can't be higher than 4 (if you need to increase this limit, please contact support)" {
+		t.Errorf("6 CPUs above a team maximum of 4 = %d %v, want 400", status, body)
+	}
+	c.create(map[string]any{"name": "within", "cpuCount": 4, "memoryMB": 2048})
 }
 
 // TestNamesAndNamespaces: names are lower-cased into the team's namespace; another namespace is a

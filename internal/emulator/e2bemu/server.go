@@ -26,6 +26,8 @@ type Options struct {
 	BuildConcurrency int
 	// TeamSlug is the team's namespace, as in the names E2B returns ("<slug>/<alias>"); empty is "emulator".
 	TeamSlug string
+	// TeamLimits are the team's sizing maxima; zero fields are those of E2B's default tier.
+	TeamLimits TeamLimits
 }
 
 // Server is an in-memory E2B API. It is safe for concurrent use.
@@ -43,6 +45,7 @@ type Server struct {
 	faults        faultState
 	buildDuration time.Duration
 	concurrency   int
+	limits        TeamLimits
 	echoBodies    bool
 	server        *serve.Server
 }
@@ -53,7 +56,7 @@ func New(opts Options) *Server {
 		opts.TeamSlug = "emulator"
 	}
 	s := &Server{opts: opts, mux: http.NewServeMux(), now: time.Now, faults: newFaultState(),
-		buildDuration: opts.BuildDuration, concurrency: opts.BuildConcurrency}
+		buildDuration: opts.BuildDuration, concurrency: opts.BuildConcurrency, limits: opts.TeamLimits.orDefault()}
 	if opts.Clock != nil {
 		s.now = opts.Clock
 	}

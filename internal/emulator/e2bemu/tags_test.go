@@ -11,10 +11,9 @@ import (
 // while alias:default answers 404 with E2B's message; the bare alias only says it exists.
 func TestAliasWithTagNeedsAReadyBuild(t *testing.T) {
 	emu, _ := e2bemu.NewContractTestServer(t, e2bemu.Options{APIKey: apiKey})
-	emu.FailBuild("py", "pull access denied")
 	c := newCaller(t, emu)
 	b := c.create(map[string]any{"name": "py"})
-	c.start(b, fromPython)
+	c.start(b, map[string]any{"fromImage": "registry.test/team/app:1"}) // private: no login, no pull
 	if got := c.status(b)["status"]; got != "error" {
 		t.Fatalf("build = %v, want error", got)
 	}

@@ -30,9 +30,6 @@ func (req templateBuildRequestV3) problem() string {
 }
 
 func (req TemplateBuildStartV2) problem() string {
-	if (req.FromImage == nil) == (req.FromTemplate == nil) {
-		return "exactly one of fromImage or fromTemplate is required"
-	}
 	if reg := req.FromImageRegistry; reg != nil && !validRegistry(reg) {
 		return "fromImageRegistry: missing required fields for type " + strconv.Quote(reg.Type)
 	}
@@ -67,6 +64,19 @@ func (req assignTemplateTagsRequest) problem() string {
 func (req deleteTemplateTagsRequest) problem() string {
 	if req.Name == "" || len(req.Tags) == 0 {
 		return "name and tags are required"
+	}
+	return ""
+}
+
+// sourceProblem is setTemplateSource's own check (template-manager/create_template.go), made after
+// the build was claimed: fromImage counts when present, even empty, fromTemplate only when not empty.
+func (req TemplateBuildStartV2) sourceProblem() string {
+	hasImage, hasTemplate := req.FromImage != nil, deref(req.FromTemplate) != ""
+	switch {
+	case hasImage && hasTemplate:
+		return "cannot specify both fromImage and fromTemplate"
+	case !hasImage && !hasTemplate:
+		return "must specify either fromImage or fromTemplate"
 	}
 	return ""
 }

@@ -24,8 +24,6 @@ func TestBadRequestsAnswer400(t *testing.T) {
 		{"cpu below 1", "POST", "/v3/templates", map[string]any{"name": "x", "cpuCount": 0}},
 		{"cpu of the wrong type", "POST", "/v3/templates", map[string]any{"name": "x", "cpuCount": "2"}},
 		{"not JSON", "POST", "/v3/templates", "{"},
-		{"no source", "POST", b.startPath(), map[string]any{}},
-		{"two sources", "POST", b.startPath(), map[string]any{"fromImage": "a", "fromTemplate": "b"}},
 		{"incomplete aws registry", "POST", b.startPath(), map[string]any{"fromImage": "a", "fromImageRegistry": map[string]any{"type": "aws"}}},
 		{"incomplete general registry", "POST", b.startPath(), map[string]any{"fromImage": "a", "fromImageRegistry": map[string]any{"type": "registry", "username": "u"}}},
 		{"empty gcp registry", "POST", b.startPath(), map[string]any{"fromImage": "a", "fromImageRegistry": map[string]any{"type": "gcp"}}},

@@ -9,9 +9,6 @@ import (
 // in the background, and exits with it (`"$@" & CMD_PID=$!; wait "$CMD_PID"; exit $?`). So an
 // entrypoint the image cannot run, or one that ends, ends the sandbox.
 
-// exitCodeNotFound is what a shell returns for a command it cannot find.
-const exitCodeNotFound = 127
-
 // shortLived are programs that end at once, with their exit code; anything else the image holds
 // is taken to keep running (tail -f, sleep infinity, servers).
 var shortLived = map[string]int{"true": 0, "echo": 0, "false": 1, "exit": 0}

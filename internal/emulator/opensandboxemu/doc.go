@@ -9,12 +9,18 @@
 //     entrypoint its image cannot run ends it, Failed with the exit code in its status; which
 //     image holds what is the data of image_catalogue.go;
 //   - a restore without entrypoint runs `tail -f /dev/null` (snapshot_restore.py);
+//   - deleting a snapshot marks it Deleting; while a sandbox restored from it exists the delete
+//     answers 409 SNAPSHOT::DELETE_CONFLICT and it stays Deleting (snapshot_service.py,
+//     docker/snapshot_runtime.py); one still Creating is a 409 SNAPSHOT::INVALID_STATE;
+//   - metadata are labels (validators.py ensure_metadata_labels), GET /sandboxes filters by
+//     ?metadata=; pause, resume, renew-expiration and the metadata patch work as on Docker;
 //   - GET /snapshots?name= filters by exact name (Options.IgnoreSnapshotNameFilter: an old server);
 //   - a timeout above Options.MaxSandboxTimeoutSeconds is 400 (validators.py);
 //   - HTTPException-style errors are {code,message}; body validation errors are FastAPI's
 //     422 {detail:[...]} (including the echoed "input", as FastAPI does);
 //   - execd for a sandbox lives under /execd/{sandboxId} on the same listener; the endpoint API
-//     returns that address without a scheme, with the access token in the endpoint headers.
+//     returns that address without a scheme, with the access token in the endpoint headers. It
+//     runs a command as bash does (commands.go): a program the image lacks exits 127.
 //
 // Failure injection: private and unpullable images, failing snapshots, command results, and
 // HTTP faults (5xx, 429, optionally echoing the request body) on any route, from Go or from

@@ -46,7 +46,8 @@ func (s *Server) ping(w http.ResponseWriter, _ *http.Request, _ *Sandbox) {
 }
 
 // runCommand answers POST /command with execd's stream: one JSON event per block, each followed
-// by a blank line. A non-zero exit is an error event whose evalue is the exit code, as execd sends.
+// by a blank line. A non-zero exit is an error event whose evalue is the exit code and whose
+// traceback is Go's "exit status N", as execd sends (command.go).
 func (s *Server) runCommand(w http.ResponseWriter, r *http.Request, sb *Sandbox) {
 	body, _ := io.ReadAll(r.Body)
 	var req struct {
@@ -61,12 +62,10 @@ func (s *Server) runCommand(w http.ResponseWriter, r *http.Request, sb *Sandbox)
 	s.mu.Lock()
 	sb.Commands = append(sb.Commands, Command{Command: *req.Command, Envs: req.Envs, Timeout: req.Timeout})
 	id := fmt.Sprintf("cmd-%s-%d", sb.ID, len(sb.Commands))
+	image := sb.runsImage
 	s.mu.Unlock()
 
-	result := shellResult(*req.Command)
-	if s.opts.CommandResult != nil {
-		result = s.opts.CommandResult(*req.Command)
-	}
+	result := s.runIn(image, *req.Command, s.opts.CommandResult)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
 	event := func(v map[string]any) {

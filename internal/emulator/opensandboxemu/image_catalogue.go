@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// imageContents says which executables an image holds, for bootstrap.go. Only what a sandbox's
-// entrypoint can name matters here.
+// imageContents says which executables an image holds: what a sandbox's entrypoint
+// (bootstrap.go) or an execd command (commands.go) can run.
 type imageContents struct {
 	pattern string // path.Match pattern on the image URI
 	files   []string
@@ -24,7 +24,7 @@ var baseFiles = []string{
 var codeInterpreterFiles = []string{"/opt/code-interpreter/code-interpreter.sh", "/usr/bin/python3"}
 
 // pythonFiles: the official python images install into /usr/local/bin.
-var pythonFiles = []string{"/usr/local/bin/python3", "/usr/local/bin/python", "/usr/local/bin/pip"}
+var pythonFiles = []string{"/usr/local/bin/python3", "/usr/local/bin/python", "/usr/local/bin/pip", "/usr/local/bin/pip3"}
 
 // imageCatalogue is checked in order; the first matching pattern wins. Images it does not name
 // hold only baseFiles.

@@ -51,8 +51,9 @@ type Options struct {
 	// FailSnapshots makes every snapshot end Failed instead of Ready.
 	FailSnapshots bool
 
-	// CommandResult decides the outcome of an execd command. Nil means the small shell of
-	// commands.go (echo, exit, true, false; anything else succeeds silently).
+	// CommandResult decides the outcome of an execd command whose program the sandbox's image
+	// holds (one it lacks exits 127 first, as in bash). Nil means the small shell of commands.go
+	// (echo, exit, true, false; any other program the image holds succeeds silently).
 	CommandResult func(command string) CommandResult
 
 	// OnRequest, when set, sees every request before it is handled (tests use it to cancel a

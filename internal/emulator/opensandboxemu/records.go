@@ -13,6 +13,7 @@ type Sandbox struct {
 	Env            map[string]string
 	Metadata       map[string]string
 	Timeout        *int
+	ExpiresAt      time.Time // zero: no timeout, so no expiry (manual cleanup)
 	State          string
 	Reason         string
 	Message        string
@@ -60,12 +61,14 @@ type Snapshot struct {
 const (
 	StatePending    = "Pending"
 	StateRunning    = "Running"
+	StatePaused     = "Paused"
 	StateFailed     = "Failed"
 	StateTerminated = "Terminated"
 
 	SnapshotCreating = "Creating"
 	SnapshotReady    = "Ready"
 	SnapshotFailed   = "Failed"
+	SnapshotDeleting = "Deleting"
 )
 
 func (s *Sandbox) clone() Sandbox {

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
+	"time"
 )
 
 func (s *Server) createSandbox(w http.ResponseWriter, r *http.Request) {
@@ -13,6 +15,10 @@ func (s *Server) createSandbox(w http.ResponseWriter, r *http.Request) {
 	req, issues := decodeCreateSandbox(body)
 	if len(issues) > 0 {
 		writeValidation(w, issues)
+		return
+	}
+	if problem := metadataProblem(req.Metadata); problem != "" {
+		writeError(w, http.StatusBadRequest, "SANDBOX::INVALID_METADATA_LABEL", problem)
 		return
 	}
 	s.mu.Lock()
@@ -47,16 +53,18 @@ func (s *Server) createSandbox(w http.ResponseWriter, r *http.Request) {
 	}
 	id, now := s.nextID("sbx")
 	sb.ID, sb.CreatedAt, sb.accessToken = id, now, "execd-token-"+id
+	if sb.Timeout != nil { // docker_service.py _prepare_creation_context; none means manual cleanup
+		sb.ExpiresAt = now.Add(time.Duration(*sb.Timeout) * time.Second)
+	}
 	sb.State, sb.Reason, sb.Message = StateRunning, "CONTAINER_RUNNING", "Sandbox container started successfully."
 	if pending {
 		sb.State, sb.Reason, sb.Message = StatePending, "CONTAINER_STARTING", "Sandbox container is starting."
 	}
 	s.sandboxes = append(s.sandboxes, sb)
 	w.Header().Set("Location", "/v1/sandboxes/"+id)
-	writeJSON(w, http.StatusAccepted, map[string]any{
-		"id": sb.ID, "status": statusJSON{State: sb.State, Reason: sb.Reason, Message: sb.Message}, "metadata": sb.Metadata,
-		"createdAt": timestamp(sb.CreatedAt), "entrypoint": sb.Entrypoint,
-	})
+	view := sandboxView(sb) // CreateSandboxResponse: these fields of it, none left null
+	writeJSON(w, http.StatusAccepted, createSandboxResponse{ID: view.ID, Status: statusJSON{State: sb.State, Reason: sb.Reason, Message: sb.Message},
+		Metadata: view.Metadata, ExpiresAt: view.ExpiresAt, CreatedAt: view.CreatedAt, Entrypoint: view.Entrypoint})
 	if !pending {
 		s.start(sb) // the container started; its entrypoint may end it right away
 	}
@@ -162,12 +170,20 @@ func (s *Server) listSandboxes(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	filter, err := metadataFilter(r.URL.Query().Get("metadata"))
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "INVALID_METADATA_FORMAT", "Invalid metadata format: "+err.Error())
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	states := r.URL.Query()["state"]
 	var items []sandboxJSON
-	for _, sb := range s.sandboxes {
-		if !sb.Deleted && (len(states) == 0 || slices.Contains(states, sb.State)) {
+	// docker_service.py list_sandboxes: newest first; services/helpers.py matches_filter: states
+	// case-insensitively, every metadata key given.
+	for _, sb := range slices.Backward(s.sandboxes) {
+		inState := len(states) == 0 || slices.ContainsFunc(states, func(st string) bool { return strings.EqualFold(st, sb.State) })
+		if !sb.Deleted && inState && matchesMetadata(sb.Metadata, filter) {
 			items = append(items, sandboxView(sb))
 		}
 	}
@@ -202,7 +218,7 @@ func (s *Server) liveSandbox(id string, w http.ResponseWriter) *Sandbox {
 			return sb
 		}
 	}
-	writeError(w, http.StatusNotFound, "DOCKER::SANDBOX_NOT_FOUND", "sandbox "+id+" not found")
+	writeError(w, http.StatusNotFound, "DOCKER::SANDBOX_NOT_FOUND", "Sandbox "+id+" not found.")
 	return nil
 }
 

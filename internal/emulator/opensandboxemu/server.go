@@ -86,11 +86,18 @@ func (s *Server) routes() {
 		s.lifecycle(prefix, "GET /sandboxes/{sandboxId}", s.getSandbox)
 		s.lifecycle(prefix, "DELETE /sandboxes/{sandboxId}", s.deleteSandbox)
 		s.lifecycle(prefix, "GET /sandboxes/{sandboxId}/endpoints/{port}", s.getEndpoint)
+		s.lifecycle(prefix, "POST /sandboxes/{sandboxId}/pause", s.pauseSandbox)
+		s.lifecycle(prefix, "POST /sandboxes/{sandboxId}/resume", s.resumeSandbox)
+		s.lifecycle(prefix, "POST /sandboxes/{sandboxId}/renew-expiration", s.renewExpiration)
+		s.lifecycle(prefix, "PATCH /sandboxes/{sandboxId}/metadata", s.patchMetadata)
 		s.lifecycle(prefix, "POST /sandboxes/{sandboxId}/snapshots", s.createSnapshot)
 		s.lifecycle(prefix, "GET /snapshots", s.listSnapshots)
 		s.lifecycle(prefix, "GET /snapshots/{snapshotId}", s.getSnapshot)
 		s.lifecycle(prefix, "DELETE /snapshots/{snapshotId}", s.deleteSnapshot)
 	}
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) { // FastAPI's answer for a path it has no route for
+		writeJSON(w, http.StatusNotFound, map[string]string{"detail": "Not Found"})
+	})
 	s.mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "healthy"})
 	})

@@ -100,6 +100,10 @@ func (s *Server) listSnapshots(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, page(items, pageNum, pageSize, s.opts.maxPageSize()))
 }
 
+// deleteSnapshot is services/snapshot_service.py delete_snapshot: a Creating snapshot is a 409; any
+// other is marked Deleting first, then its image removed (docker/snapshot_runtime.py). Docker
+// refuses to remove an image a container still uses: a sandbox restored from the snapshot makes it
+// a 409 SNAPSHOT::DELETE_CONFLICT, and the snapshot stays Deleting.
 func (s *Server) deleteSnapshot(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -108,11 +112,21 @@ func (s *Server) deleteSnapshot(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if sn.State == SnapshotCreating {
-		writeError(w, http.StatusConflict, "SNAPSHOT::INVALID_STATE", "snapshot "+sn.ID+" is still Creating")
+		writeError(w, http.StatusConflict, "SNAPSHOT::INVALID_STATE", "Snapshot "+sn.ID+" is still being created and cannot be deleted")
+		return
+	}
+	sn.State, sn.Reason, sn.Message = SnapshotDeleting, "snapshot_delete_requested", "Snapshot deletion requested."
+	if s.restoredFrom(sn.ID) {
+		writeError(w, http.StatusConflict, "SNAPSHOT::DELETE_CONFLICT", "snapshot image cannot be deleted due to a conflict")
 		return
 	}
 	sn.Deleted = true
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// restoredFrom tells whether a sandbox that is not deleted runs from the snapshot. Callers hold mu.
+func (s *Server) restoredFrom(snapshotID string) bool {
+	return slices.ContainsFunc(s.sandboxes, func(sb *Sandbox) bool { return sb.SnapshotID == snapshotID && !sb.Deleted })
 }
 
 // snapshot finds a snapshot that has not been deleted. Callers hold mu.
@@ -128,7 +142,7 @@ func (s *Server) snapshot(id string) *Snapshot {
 func (s *Server) liveSnapshot(id string, w http.ResponseWriter) *Snapshot {
 	sn := s.snapshot(id)
 	if sn == nil {
-		writeError(w, http.StatusNotFound, "SNAPSHOT::NOT_FOUND", "snapshot "+id+" not found")
+		writeError(w, http.StatusNotFound, "SNAPSHOT::NOT_FOUND", "Snapshot "+id+" not found")
 	}
 	return sn
 }

@@ -28,6 +28,17 @@ type sandboxJSON struct {
 	CreatedAt  string            `json:"createdAt"`
 }
 
+// createSandboxResponse is CreateSandboxResponse (response_model_exclude_none: expiresAt only
+// with a timeout).
+type createSandboxResponse struct {
+	ID         string            `json:"id"`
+	Status     statusJSON        `json:"status"`
+	Metadata   map[string]string `json:"metadata,omitempty"`
+	ExpiresAt  string            `json:"expiresAt,omitempty"`
+	CreatedAt  string            `json:"createdAt"`
+	Entrypoint []string          `json:"entrypoint"`
+}
+
 type snapshotJSON struct {
 	ID        string     `json:"id"`
 	SandboxID string     `json:"sandboxId"`
@@ -62,8 +73,8 @@ func sandboxView(sb *Sandbox) sandboxJSON {
 	if sb.Image != "" {
 		v.Image = &imageJSON{URI: sb.Image}
 	}
-	if sb.Timeout != nil {
-		v.ExpiresAt = timestamp(sb.CreatedAt.Add(time.Duration(*sb.Timeout) * time.Second))
+	if !sb.ExpiresAt.IsZero() {
+		v.ExpiresAt = timestamp(sb.ExpiresAt)
 	}
 	return v
 }
