@@ -101,7 +101,9 @@ func TestBuildRegistryAuthKinds(t *testing.T) {
 			assertNoSecrets(t, strings.Join(result.Logs, "\n"), tt.secrets...)
 
 			// A failure that echoes a credential must not leak it either.
-			emu.FailBuild("private", "pull access denied: "+strings.Join(tt.secrets, " "))
+			// (oci.go's access-denied text, echoing the credentials as a registry might)
+			emu.FailBuild("private", "access denied to 'registry.example.com/team/img:1': authentication required or insufficient permissions "+
+				strings.Join(tt.secrets, " "))
 			_, err := b.Build(t.Context(), spec, builders.Observer{})
 			if err == nil || builders.StageOf(err, "") != builders.StageImagePull {
 				t.Fatalf("failing build error = %v, want IMAGE_PULL", err)
@@ -214,8 +216,9 @@ func TestBuildFailure(t *testing.T) {
 		stage  builders.Stage
 	}{
 		{"pip install exited with code 1", builders.StageTemplateBuild},
-		{"failed to pull image registry.example.com/missing:1: manifest unknown", builders.StageImagePull},
-		{"ImagePullBackOff: registry.example.com/missing:1", builders.StageImagePull}, // a marker OpenSandbox knew first
+		// E2B's own image-pull texts (orchestrator/pkg/template/build/core/oci/oci.go)
+		{"image 'registry.example.com/missing:1' not found: the image or tag does not exist in the registry", builders.StageImagePull},
+		{"repository 'registry.example.com/missing' not found: verify the image name is correct", builders.StageImagePull},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.stage), func(t *testing.T) {

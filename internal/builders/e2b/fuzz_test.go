@@ -22,7 +22,7 @@ func FuzzDecodeBuildStatus(f *testing.F) {
 		body   string
 	}{
 		{200, `{"templateID":"t","buildID":"b","status":"ready","logs":[],"logEntries":[]}`},
-		{200, `{"status":"error","reason":{"message":"pull access denied","step":"1","logEntries":[{"message":"x","level":"error","timestamp":"2026-01-01T00:00:00Z"}]}}`},
+		{200, `{"status":"error","reason":{"message":"access denied to 'r.test/x:1': authentication required or insufficient permissions","step":"1","logEntries":[{"message":"x","level":"error","timestamp":"2026-01-01T00:00:00Z"}]}}`},
 		{200, `{"status":"error","reason":null}`},
 		{200, `{"status":"building","logEntries":[{"message":"` + strings.Repeat("a", 300) + `"}]}`},
 		{200, `{"status":5}`},
