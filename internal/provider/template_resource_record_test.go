@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/e2bemu"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/opensandboxemu"
 )
 
 // Acceptance tests of the promise that state says what sandboxes start from (issue 19): each case
@@ -205,6 +206,38 @@ func TestAccTemplateE2BFailedUpdateRevertedIsConfirmed(t *testing.T) {
 				Check: resource.ComposeTestCheckFunc(buildsAre(emu, 2), servedRuns(emu, "py", "pip install -- 'pkg-a' root"),
 					resource.TestCheckResourceAttr(resourceName, "status", "SKIPPED")),
 			},
+		},
+	})
+}
+
+// TestAccTemplateOpenSandboxNewerSnapshotIsNoticed: consumers start sandboxes from the newest Ready
+// snapshot of the name. When another configuration (or a manual build) leaves a newer one, state no
+// longer says what sandboxes start from: the refresh notices and the plan rebuilds, then is empty.
+func TestAccTemplateOpenSandboxNewerSnapshotIsNoticed(t *testing.T) {
+	osb := opensandboxemu.NewTestServer(t, opensandboxemu.Options{APIKey: testOpenSandboxAPIKey})
+	config := openSandboxConfig(osb, nil, `  image = "opensandbox/code-interpreter:v1.1.0"`)
+	var newer string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config, Check: func(s *terraform.State) error {
+				if id := s.RootModule().Resources[resourceName].Primary.Attributes["build_id"]; !slices.ContainsFunc(osb.Snapshots(),
+					func(snap opensandboxemu.Snapshot) bool { return snap.ID == id && snap.Name == "py" }) {
+					return fmt.Errorf("build_id %q is not the snapshot the build made", id)
+				}
+				return nil
+			}},
+			{
+				PreConfig: func() { newer = osb.SeedSnapshot("py", "Ready", "python:3.12") },
+				Config:    config, PlanOnly: true, ExpectNonEmptyPlan: true,
+			},
+			{Config: config, Check: func(s *terraform.State) error {
+				if id := s.RootModule().Resources[resourceName].Primary.Attributes["build_id"]; id == newer || id == "" {
+					return fmt.Errorf("build_id = %q after the rebuild, want the rebuilt snapshot, not the other one (%s)", id, newer)
+				}
+				return nil
+			}},
+			{Config: config, PlanOnly: true},
 		},
 	})
 }
