@@ -56,6 +56,15 @@ func servedStart(emu *e2bemu.Server, alias string) (e2bemu.BuildStart, bool) {
 	return e2bemu.BuildStart{}, false
 }
 
+// ciTemplateWithPackage is template py on E2B's code-interpreter image with one package.
+func ciTemplateWithPackage(emu *e2bemu.Server, pkg, updateTimeout string) string {
+	return e2bTemplate(emu, fmt.Sprintf(`
+  image    = "e2bdev/code-interpreter:latest"
+  packages = [%q]
+  timeouts = { update = %q }
+`, pkg, updateTimeout))
+}
+
 func deref[T any](p *T) (v T) {
 	if p != nil {
 		v = *p
@@ -88,12 +97,7 @@ func TestAccTemplateRebuildTriggersRebuild(t *testing.T) {
 // start from pkg-a. The same apply again must build pkg-b, not record it as adopted.
 func TestAccTemplateE2BFailedUpdateIsRetriedNotAdopted(t *testing.T) {
 	emu := newParallelE2B(t)
-	withPackage := func(pkg string) string {
-		return e2bTemplate(emu, fmt.Sprintf(`
-  image    = "e2bdev/code-interpreter:latest"
-  packages = [%q]
-`, pkg))
-	}
+	withPackage := func(pkg string) string { return ciTemplateWithPackage(emu, pkg, "30m") }
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -120,13 +124,7 @@ func TestAccTemplateE2BRetryWaitsForTheRunningBuild(t *testing.T) {
 	for _, runningFails := range []bool{false, true} {
 		t.Run(fmt.Sprintf("running build fails: %v", runningFails), func(t *testing.T) {
 			emu := newParallelE2B(t)
-			withPackage := func(pkg, timeout string) string {
-				return e2bTemplate(emu, fmt.Sprintf(`
-  image    = "e2bdev/code-interpreter:latest"
-  packages = [%q]
-  timeouts = { update = %q }
-`, pkg, timeout))
-			}
+			withPackage := func(pkg, timeout string) string { return ciTemplateWithPackage(emu, pkg, timeout) }
 			// Adopting the running build builds nothing: SKIPPED. Building again after it failed: SUCCESS.
 			builds, runs, status := 2, "pip install -- 'pkg-b' root", "SKIPPED"
 			if runningFails {
@@ -185,12 +183,7 @@ func TestAccTemplateE2BDockerfileWithoutCMDStartsNothing(t *testing.T) {
 // that pkg-a's build still serves the template (no build) and records SKIPPED; then the plan is empty.
 func TestAccTemplateE2BFailedUpdateRevertedIsConfirmed(t *testing.T) {
 	emu := newParallelE2B(t)
-	withPackage := func(pkg string) string {
-		return e2bTemplate(emu, fmt.Sprintf(`
-  image    = "e2bdev/code-interpreter:latest"
-  packages = [%q]
-`, pkg))
-	}
+	withPackage := func(pkg string) string { return ciTemplateWithPackage(emu, pkg, "30m") }
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
