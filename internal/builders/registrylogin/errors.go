@@ -1,7 +1,6 @@
 package registrylogin
 
 import (
-
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
 
