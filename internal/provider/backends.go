@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"net/http"
 	"sync"
 	"time"
 
@@ -19,6 +20,8 @@ type backendSet struct {
 	version  string
 	// requestTimeout bounds each API request and each read (request_timeout).
 	requestTimeout time.Duration
+	// registryTransport carries image_digest_check's requests (nil: imagedigest's own).
+	registryTransport http.RoundTripper
 
 	mu    sync.Mutex
 	cache map[builders.SandboxProvider]builders.Builder

@@ -53,10 +53,10 @@ type Sighting struct {
 }
 
 type sinkRegistry struct {
-	inner              http.Handler
-	username, password string
-	realm              string // token service host; "" for a Basic challenge
-	tokens             map[string]bool
+	inner   http.Handler
+	accepts func(username, password string) bool
+	realm   string // token service host; "" for a Basic challenge
+	tokens  map[string]bool
 }
 
 // NewSink starts a sink for the test.
@@ -81,14 +81,19 @@ func NewSink(t testing.TB) *Sink {
 }
 
 // Registry serves an OCI registry at host that accepts username/password (anyone, with no
-// username). With realm "" it
-// challenges with Basic, as ECR does; otherwise with Bearer, naming the token service at
-// https://<realm>/token, which the sink then serves and which issues tokens for this registry.
+// username). With realm "" it challenges with Basic, as ECR does; otherwise with Bearer, naming
+// the token service at https://<realm>/token, which the sink then serves and which issues tokens
+// for this registry.
 func (s *Sink) Registry(host, username, password, realm string) {
+	s.RegistryFunc(host, realm, func(u, p string) bool { return username == "" || u == username && p == password })
+}
+
+// RegistryFunc is Registry with the logins it accepts decided by accepts (a token minted during
+// the test, say).
+func (s *Sink) RegistryFunc(host, realm string, accepts func(username, password string) bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	reg := &sinkRegistry{inner: registry.New(registry.Logger(log.New(io.Discard, "", 0))),
-		username: username, password: password, realm: realm, tokens: map[string]bool{}}
+	reg := &sinkRegistry{inner: registry.New(registry.Logger(log.New(io.Discard, "", 0))), accepts: accepts, realm: realm, tokens: map[string]bool{}}
 	s.registries[host] = reg
 	if realm != "" {
 		s.services[realm] = reg
@@ -160,7 +165,7 @@ func (s *Sink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func (s *Sink) serveRegistry(w http.ResponseWriter, r *http.Request, reg *sinkRegistry, host string, seen Sighting) {
 	s.mu.Lock()
-	ok := reg.username == "" || reg.tokens[seen.Bearer] || (reg.realm == "" && seen.Username == reg.username && seen.Password == reg.password)
+	ok := reg.tokens[seen.Bearer] || reg.accepts("", "") || (reg.realm == "" && reg.accepts(seen.Username, seen.Password))
 	s.mu.Unlock()
 	if !ok {
 		if reg.realm == "" {
@@ -175,7 +180,7 @@ func (s *Sink) serveRegistry(w http.ResponseWriter, r *http.Request, reg *sinkRe
 }
 
 func (s *Sink) issueToken(w http.ResponseWriter, reg *sinkRegistry, seen Sighting) {
-	if seen.Username != reg.username || seen.Password != reg.password {
+	if !reg.accepts(seen.Username, seen.Password) {
 		http.Error(w, `{"errors":[{"code":"UNAUTHORIZED","message":"bad credentials"}]}`, http.StatusUnauthorized)
 		return
 	}
