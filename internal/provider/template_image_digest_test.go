@@ -2,6 +2,9 @@ package provider
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -180,5 +183,36 @@ func TestAccTemplateImageDigestUnreachable(t *testing.T) {
 					resource.TestCheckNoResourceAttr(resourceName, "image_digest")),
 			},
 		},
+	})
+}
+
+// TestAccTemplateImageDigestBoundedByRequestTimeout: a registry that never answers holds the plan
+// for request_timeout, not longer, and the error names the setting.
+func TestAccTemplateImageDigestBoundedByRequestTimeout(t *testing.T) {
+	hung := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	t.Cleanup(hung.Close)
+	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: testE2BAPIKey})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "sandbox" {
+  request_timeout = "1s"
+  e2b {
+    api_url = %q
+    api_key = %q
+  }
+}
+
+resource "sandbox_template" "py" {
+  backend            = "e2b"
+  template_id        = "py"
+  image              = "%s/team/app:main"
+  start_cmd          = ""
+  image_digest_check = "strict"
+}
+`, emu.URL, testE2BAPIKey, strings.TrimPrefix(hung.URL, "http://")),
+			ExpectError: expectError(`(?s)Could not resolve the image's digest.*` + words("did not answer in time").String() + `.*` + words(`request_timeout = "1s" bounds the whole check`).String()),
+		}},
 	})
 }
