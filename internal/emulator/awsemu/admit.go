@@ -11,10 +11,13 @@ func (e *Emulator) admit(r *http.Request, operation string, body []byte, awsJSON
 	claimed, _ := parseSigV4(r.Header.Get("Authorization")) // recorded even when refused
 	req := Request{Operation: operation, Method: r.Method, Path: r.URL.Path, Body: string(body),
 		AccessKeyID: claimed.accessKeyID, Region: claimed.region, Service: claimed.service}
+	_, apiErr := e.authenticate(r, body)
+	if apiErr != nil {
+		req.Body = "" // the body of a request anyone could send is not kept
+	}
 	if fault := e.takeFault(operation); fault != nil {
 		return req, fault.apiError(awsJSON, body)
 	}
-	_, apiErr := e.authenticate(r, body)
 	return req, apiErr
 }
 
