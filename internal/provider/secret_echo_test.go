@@ -242,7 +242,7 @@ provider "sandbox" {
 resource "sandbox_template" "py" {
   backend     = "e2b"
   template_id = "py"
-  image       = "registry.example.com/team/py:1"
+  image       = "europe-docker.pkg.dev/team/images/py:1" # a Google registry: the gcp case's key is for it
   start_cmd   = ""
   registry_auth = {
     %s
