@@ -49,7 +49,7 @@ func (r Resolver) Resolve(ctx context.Context, image string, auth builders.Regis
 		next = NewTransport()
 	}
 	rt := &route{next: next, registry: registry}
-	var login authn.Authenticator = authn.Anonymous
+	login := authn.Anonymous
 	lazy := &lazyLogin{image: image, auth: auth, login: r.Login, route: rt}
 	if auth != nil {
 		rt.kind, login = auth.Kind(), lazy

@@ -32,5 +32,3 @@ func TestLoginWithoutExchange(t *testing.T) {
 		})
 	}
 }
-
-const sha = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"

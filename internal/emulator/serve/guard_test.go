@@ -21,9 +21,10 @@ func (rec *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func send(t *testing.T, method, url, host string, header http.Header, body io.Reader) int {
+// send POSTs body to url, addressed to host ("": the URL's own) with header.
+func send(t *testing.T, url, host string, header http.Header, body io.Reader) int {
 	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), method, url, body)
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestGuardRefusesOtherHostsAndOrigins(t *testing.T) {
 		{"a same-origin browser request", "", http.Header{"Sec-Fetch-Site": {"same-origin"}}, http.StatusNoContent},
 	} {
 		before := rec.calls.Load()
-		got := send(t, http.MethodPost, url+"/_emulator/faults", tt.host, tt.header, strings.NewReader(`{"count":1}`))
+		got := send(t, url+"/_emulator/faults", tt.host, tt.header, strings.NewReader(`{"count":1}`))
 		reached := rec.calls.Load() > before
 		if got != tt.want || reached != (tt.want == http.StatusNoContent) {
 			t.Errorf("%s: %d (reached the emulator: %v), want %d", tt.name, got, reached, tt.want)
@@ -74,17 +75,17 @@ func TestGuardRefusesOtherHostsAndOrigins(t *testing.T) {
 func TestGuardCapsBodies(t *testing.T) {
 	rec := &recorder{}
 	url := ForTest(t, rec)
-	if got := send(t, http.MethodPost, url+"/v3/templates", "", nil, strings.NewReader(strings.Repeat("x", MaxRequestBody+1))); got != http.StatusRequestEntityTooLarge {
+	if got := send(t, url+"/v3/templates", "", nil, strings.NewReader(strings.Repeat("x", MaxRequestBody+1))); got != http.StatusRequestEntityTooLarge {
 		t.Errorf("declared oversize body: %d, want 413", got)
 	}
 	streamed := io.MultiReader(strings.NewReader(strings.Repeat("y", MaxRequestBody)), strings.NewReader("y"))
-	if got := send(t, http.MethodPost, url+"/v3/templates", "", nil, io.NopCloser(streamed)); got != http.StatusRequestEntityTooLarge {
+	if got := send(t, url+"/v3/templates", "", nil, io.NopCloser(streamed)); got != http.StatusRequestEntityTooLarge {
 		t.Errorf("streamed oversize body: %d, want 413", got)
 	}
 	if n := rec.calls.Load(); n != 0 {
 		t.Errorf("%d oversize requests reached the emulator", n)
 	}
-	if got := send(t, http.MethodPost, url+"/v3/templates", "", nil, strings.NewReader(strings.Repeat("z", MaxRequestBody))); got != http.StatusNoContent {
+	if got := send(t, url+"/v3/templates", "", nil, strings.NewReader(strings.Repeat("z", MaxRequestBody))); got != http.StatusNoContent {
 		t.Errorf("a body at the limit: %d, want 204", got)
 	}
 	if body, _ := rec.body.Load().(string); len(body) != MaxRequestBody {
