@@ -220,21 +220,13 @@ type planHoldsOnly struct {
 }
 
 func (c planHoldsOnly) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
-	raw, err := json.Marshal(req.Plan)
-	if err != nil {
-		resp.Error = err
-		return
-	}
-	var plan any
-	if err := json.Unmarshal(raw, &plan); err != nil {
-		resp.Error = err
-		return
-	}
-	text, _ := json.Marshal(without(plan, "configuration", "variables", "registry_auth"))
+	text, err := planText(req.Plan, "configuration", "variables", "registry_auth")
 	switch {
-	case !strings.Contains(string(text), c.marker):
+	case err != nil:
+		resp.Error = err
+	case !strings.Contains(text, c.marker):
 		resp.Error = fmt.Errorf("the saved plan's prior state does not hold %q: nothing was checked", c.marker)
-	case leakedForm(string(text), c.secrets()) != "":
-		resp.Error = fmt.Errorf("the saved plan holds a secret (%q…)", leakedForm(string(text), c.secrets())[:4])
+	case leakedForm(text, c.secrets()) != "":
+		resp.Error = fmt.Errorf("the saved plan holds a secret (%q…)", leakedForm(text, c.secrets())[:4])
 	}
 }

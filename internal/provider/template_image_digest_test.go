@@ -195,23 +195,8 @@ func TestAccTemplateImageDigestBoundedByRequestTimeout(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`
-provider "sandbox" {
-  request_timeout = "1s"
-  e2b {
-    api_url = %q
-    api_key = %q
-  }
-}
-
-resource "sandbox_template" "py" {
-  backend            = "e2b"
-  template_id        = "py"
-  image              = "%s/team/app:main"
-  start_cmd          = ""
-  image_digest_check = "strict"
-}
-`, emu.URL, testE2BAPIKey, strings.TrimPrefix(hung.URL, "http://")),
+			Config: routedTemplate(emu, `  request_timeout = "1s"`, strings.TrimPrefix(hung.URL, "http://")+"/team/app:main",
+				"basic = {\n      username = \"ci\"\n      password = \"pw\"\n    }"),
 			ExpectError: expectError(`(?s)Could not resolve the image's digest.*` + words("did not answer in time").String() + `.*` + words(`request_timeout = "1s" bounds the whole check`).String()),
 		}},
 	})

@@ -13,55 +13,37 @@ import (
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
 
+// rebuildSchema is the rebuild action's schema.
+func rebuildSchema() action.SchemaResponse {
+	var resp action.SchemaResponse
+	newTemplateRebuildAction().Schema(context.Background(), action.SchemaRequest{}, &resp)
+	return resp
+}
+
 // actionConfigOf builds the rebuild action's configuration with the given top-level values and
 // every other attribute null, as Terraform would send it.
 func actionConfigOf(t *testing.T, values map[string]tftypes.Value) tfsdk.Config {
 	t.Helper()
-	ctx := context.Background()
-	var resp action.SchemaResponse
-	newTemplateRebuildAction().Schema(ctx, action.SchemaRequest{}, &resp)
-	objType, ok := resp.Schema.Type().TerraformType(ctx).(tftypes.Object)
-	if !ok {
-		t.Fatal("schema type is not an object")
-	}
-	all := map[string]tftypes.Value{}
-	for name, typ := range objType.AttributeTypes {
-		all[name] = tftypes.NewValue(typ, nil)
-	}
-	for name, v := range values {
-		all[name] = v
-	}
-	return tfsdk.Config{Schema: resp.Schema, Raw: tftypes.NewValue(objType, all)}
+	s := rebuildSchema().Schema
+	return tfsdk.Config{Schema: s, Raw: objectOf(t, s.Type().TerraformType(context.Background()), values)}
 }
 
 // actionAuth is the action's registry_auth with the given kinds set (attribute -> value).
 func actionAuth(t *testing.T, kinds map[string]map[string]string) tftypes.Value {
 	t.Helper()
-	var resp action.SchemaResponse
-	newTemplateRebuildAction().Schema(context.Background(), action.SchemaRequest{}, &resp)
-	objType, ok := resp.Schema.Type().TerraformType(context.Background()).(tftypes.Object)
+	authType, ok := rebuildSchema().Schema.Attributes["registry_auth"].GetType().TerraformType(context.Background()).(tftypes.Object)
 	if !ok {
-		t.Fatal("schema type is not an object")
+		t.Fatal("registry_auth is not an object")
 	}
-	authType := objType.AttributeTypes["registry_auth"].(tftypes.Object) //nolint:forcetypeassert // the schema's own
-	values := map[string]tftypes.Value{}
-	for kind, typ := range authType.AttributeTypes {
-		kindType := typ.(tftypes.Object) //nolint:forcetypeassert // the schema's own
-		fields, set := kinds[kind]
-		if !set {
-			values[kind] = tftypes.NewValue(kindType, nil)
-			continue
-		}
-		attrs := map[string]tftypes.Value{}
-		for name := range kindType.AttributeTypes {
-			attrs[name] = tftypes.NewValue(tftypes.String, nil)
-		}
+	kindValues := map[string]tftypes.Value{}
+	for kind, fields := range kinds {
+		values := map[string]tftypes.Value{}
 		for name, v := range fields {
-			attrs[name] = str(v)
+			values[name] = str(v)
 		}
-		values[kind] = tftypes.NewValue(kindType, attrs)
+		kindValues[kind] = objectOf(t, authType.AttributeTypes[kind], values)
 	}
-	return tftypes.NewValue(authType, values)
+	return objectOf(t, authType, kindValues)
 }
 
 // The action meets the resource's rules at plan time, on the attribute at fault, before anything
