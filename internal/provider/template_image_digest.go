@@ -119,12 +119,12 @@ func (r *templateResource) resolvePlannedDigest(ctx context.Context, plan, confi
 	if err == nil {
 		return types.StringValue(d), true
 	}
+	const summary = "Could not resolve the image's digest"
 	detail := err.Error()
 	if errors.Is(err, context.DeadlineExceeded) {
 		detail += fmt.Sprintf(" (request_timeout = %q bounds the whole check)", r.backends.requestTimeout)
 	}
-	summary, detail := "Could not resolve the image's digest", detail+
-		"\n\nWhether the tag moved is unknown, so no rebuild is planned for it. Set image_digest_check = \"off\" where the plan cannot reach the registry."
+	detail += "\n\nWhether the tag moved is unknown, so no rebuild is planned for it. Set image_digest_check = \"off\" where the plan cannot reach the registry."
 	if mode == digestCheckStrict {
 		resp.Diagnostics.AddAttributeError(path.Root("image"), summary, detail+" (image_digest_check = \"strict\")")
 		return types.StringNull(), false

@@ -136,7 +136,8 @@ func (a *templateRebuildAction) Invoke(ctx context.Context, req action.InvokeReq
 		resp.Diagnostics.AddAttributeError(path.Root("timeout"), "Invalid timeout", err.Error())
 		return
 	}
-	spec, diags := cfg.template().spec(ctx, cfg.template())
+	model := cfg.template()
+	spec, diags := model.spec(ctx, model)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
