@@ -127,8 +127,10 @@ action "sandbox_template_rebuild" "py" {
     image       = "registry.example.com/team/py:1"
     start_cmd   = ""
     registry_auth = {
-      username = "ci"
-      password = var.registry_password
+      basic = {
+        username = "ci"
+        password = var.registry_password
+      }
     }
   }
 }

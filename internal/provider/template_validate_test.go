@@ -18,11 +18,16 @@ import (
 // attribute null, as Terraform would send it.
 func configOf(t *testing.T, values map[string]tftypes.Value) tfsdk.Config {
 	t.Helper()
-	ctx := context.Background()
-	s := templateResourceSchema(ctx)
-	objType, ok := s.Type().TerraformType(ctx).(tftypes.Object)
+	s := templateResourceSchema(context.Background())
+	return tfsdk.Config{Schema: s, Raw: objectOf(t, s.Type().TerraformType(context.Background()), values)}
+}
+
+// objectOf is an object of type typ with the given attribute values and every other one null.
+func objectOf(t *testing.T, typ tftypes.Type, values map[string]tftypes.Value) tftypes.Value {
+	t.Helper()
+	objType, ok := typ.(tftypes.Object)
 	if !ok {
-		t.Fatal("schema type is not an object")
+		t.Fatalf("%s is not an object type", typ)
 	}
 	all := map[string]tftypes.Value{}
 	for name, typ := range objType.AttributeTypes {
@@ -31,7 +36,7 @@ func configOf(t *testing.T, values map[string]tftypes.Value) tfsdk.Config {
 	for name, v := range values {
 		all[name] = v
 	}
-	return tfsdk.Config{Schema: s, Raw: tftypes.NewValue(objType, all)}
+	return tftypes.NewValue(objType, all)
 }
 
 func str(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
