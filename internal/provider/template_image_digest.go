@@ -29,7 +29,6 @@ const (
 // away from the registry (or a hermetic test suite) cannot reach.
 const defaultDigestCheck = digestCheckOff
 
-
 func imageDigestAttribute() schema.Attribute {
 	return schema.StringAttribute{Computed: true,
 		MarkdownDescription: "Digest (`sha256:...`) `image`'s tag resolved to when the template was built, with `image_digest_check` " +
