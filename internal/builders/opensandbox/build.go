@@ -28,7 +28,7 @@ type builderSandbox struct {
 // Build makes the template: sandbox from image, packages, snapshot named spec.TemplateID. The
 // builder sandbox is deleted on every path. See the package doc for duplicates.
 func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs builders.Observer) (builders.TemplateBuildResult, error) {
-	logs := &buildLog{secrets: []builders.Secret{b.api.APIKey}}
+	logs := &buildLog{secrets: []builders.Secret{b.api.APIKey}, progress: obs.Progress}
 	logs.warnings(spec)
 	timeout, err := sandboxTimeoutSeconds(ctx, b.maxSandboxTimeout)
 	if err != nil {
