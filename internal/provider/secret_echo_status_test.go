@@ -89,7 +89,10 @@ type statusEchoCase struct {
 // echoing status.message, which must reach the CLI's error output and state only scrubbed; the
 // next plan (the proxy disarmed) rebuilds from a prior state holding the scrubbed failure.
 func runStatusEcho(t *testing.T, c statusEchoCase) {
-	osb := opensandboxemu.NewTestServer(t, opensandboxemu.Options{APIKey: testOpenSandboxAPIKey})
+	// The image has Python, so the first build's package install succeeds (the catalogue's images
+	// without it fail at pip, as a real image would).
+	osb := opensandboxemu.NewTestServer(t, opensandboxemu.Options{APIKey: testOpenSandboxAPIKey,
+		Images: map[string][]string{c.image: {"/usr/local/bin/python3"}}})
 	domain, armed := failingStatusFront(t, osb)
 	config := func(packages string) string {
 		return fmt.Sprintf(`
