@@ -240,4 +240,3 @@ func (c planHoldsOnly) CheckPlan(_ context.Context, req plancheck.CheckPlanReque
 		resp.Error = fmt.Errorf("the saved plan holds a secret (%q…)", leakedForm(text, c.secrets())[:4])
 	}
 }
-
