@@ -151,6 +151,8 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 		s.receiveUpload(w, r)
 	case strings.HasPrefix(name, "templates/"):
 		s.serveTemplateInfo(w, r, strings.TrimPrefix(name, "templates/"))
+	case strings.HasPrefix(name, "sandboxes/"):
+		s.serveSandboxInfo(w, r, strings.TrimPrefix(name, "sandboxes/"))
 	case controls[name] != nil:
 		if r.Method != http.MethodPost {
 			writeError(w, http.StatusMethodNotAllowed, "only POST "+r.URL.Path)
