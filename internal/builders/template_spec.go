@@ -39,6 +39,12 @@ type TemplateSpec struct {
 	RebuildTriggers map[string]string
 
 	ForceRebuild bool
+
+	// Tags are extra tags every build gets (a release, a git SHA), where the backend has tags.
+	Tags []string
+	// Candidate builds do not go live: they get Tags and not the tag the plain template name
+	// resolves to, so consumers of the name keep the build they had (TagRules.Live).
+	Candidate bool
 }
 
 // StartCommand returns the start command to use: the spec's own, or backendDefault when the spec
@@ -89,6 +95,7 @@ func (s TemplateSpec) Validate(b *Backend) FieldErrors {
 			errs = append(errs, FieldError{Field: fmt.Sprintf("packages[%d]", i), Message: problem})
 		}
 	}
+	errs = append(errs, s.validateTags(b)...)
 	if b.Check != nil {
 		errs = append(errs, b.Check(s)...)
 	}

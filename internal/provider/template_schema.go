@@ -31,7 +31,7 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 		MarkdownDescription: "A sandbox template: an E2B template, an OpenSandbox snapshot, or a reference to a Bedrock " +
 			"AgentCore code interpreter. Create builds it only when it is not already usable; a change to a build " +
 			"input rebuilds it in place. Hand `template_ref` to whatever starts sandboxes.",
-		Attributes: map[string]schema.Attribute{
+		Attributes: withTagAttributes(map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "Same as `template_id`.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
 			"backend": schema.StringAttribute{Required: true,
@@ -105,7 +105,7 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 
 			"image_digest":       imageDigestAttribute(),
 			"image_digest_check": imageDigestCheckAttribute(),
-		},
+		}),
 	}
 }
 
