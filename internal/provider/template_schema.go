@@ -101,7 +101,8 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 				MarkdownDescription: "The build sandboxes of the template start from, as this resource last built or adopted it. " +
 					"Null on backends that do not tell builds apart; an import records the build served when it is read. A refresh notices when " +
 					"the template serves another build (another configuration or a manual build replaced it): the next plan rebuilds it " +
-					"from this configuration, saying so."},
+					"from this configuration, saying so. A `candidate` records its own build, which only `build_ref` starts, and " +
+					"follows it while it exists."},
 
 			"image_digest":       imageDigestAttribute(),
 			"image_digest_check": imageDigestCheckAttribute(),
