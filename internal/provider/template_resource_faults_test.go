@@ -37,8 +37,8 @@ func TestAccTemplateSurvivesAFlakyAPI(t *testing.T) {
 
 // TestAccTemplateRecoversFromALostConnection: every status poll of the first apply loses its
 // connection while the build is still running, so the create gives up and the resource stays in
-// state, tainted. The build then finishes; the next apply replaces the tainted resource by adopting
-// that template: one build in all.
+// state, tainted (out of state on Terraform >= 1.16). The build then finishes; the next apply replaces
+// the tainted resource (creates it) by adopting that template: one build in all.
 func TestAccTemplateRecoversFromALostConnection(t *testing.T) {
 	emu := newE2B(t)
 	emu.HangBuild("py")
@@ -52,7 +52,7 @@ func TestAccTemplateRecoversFromALostConnection(t *testing.T) {
 				PreConfig: func() { emu.DropConnectionsDuringBuild("py", 0); emu.ReleaseBuild("py") },
 				Config:    config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(resourceName, plancheck.ResourceActionReplace)}},
+					expectRebuildOfFailedCreate{resourceName}}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("status"), knownvalue.StringExact("SKIPPED"))},
 				Check: buildsAre(emu, 1),
@@ -63,7 +63,8 @@ func TestAccTemplateRecoversFromALostConnection(t *testing.T) {
 
 // TestAccTemplateCreateTimeout: a build that never finishes hits the create timeout with a clear
 // error, and the state still holds the template (the next plan replaces it rather than creating
-// it afresh); once the build is let go, the replacement adopts it without a second build.
+// it afresh; Terraform >= 1.16: out of state, created again); once the build is let go, the
+// replacement adopts it without a second build.
 func TestAccTemplateCreateTimeout(t *testing.T) {
 	emu := newE2B(t)
 	emu.HangBuild("py")
@@ -81,7 +82,7 @@ func TestAccTemplateCreateTimeout(t *testing.T) {
 				PreConfig: func() { emu.ReleaseBuild("py") },
 				Config:    e2bTemplate(emu, `  image = "e2bdev/code-interpreter:latest"`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(resourceName, plancheck.ResourceActionReplace)}},
+					expectRebuildOfFailedCreate{resourceName}}},
 				Check: buildsAre(emu, 1),
 			},
 		},

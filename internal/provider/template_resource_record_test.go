@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/e2bemu"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/opensandboxemu"
 )
 
 // Acceptance tests of the promise that state says what sandboxes start from (issue 19): each case
@@ -55,6 +56,15 @@ func servedStart(emu *e2bemu.Server, alias string) (e2bemu.BuildStart, bool) {
 	return e2bemu.BuildStart{}, false
 }
 
+// ciTemplateWithPackage is template py on E2B's code-interpreter image with one package.
+func ciTemplateWithPackage(emu *e2bemu.Server, pkg, updateTimeout string) string {
+	return e2bTemplate(emu, fmt.Sprintf(`
+  image    = "e2bdev/code-interpreter:latest"
+  packages = [%q]
+  timeouts = { update = %q }
+`, pkg, updateTimeout))
+}
+
 func deref[T any](p *T) (v T) {
 	if p != nil {
 		v = *p
@@ -87,12 +97,7 @@ func TestAccTemplateRebuildTriggersRebuild(t *testing.T) {
 // start from pkg-a. The same apply again must build pkg-b, not record it as adopted.
 func TestAccTemplateE2BFailedUpdateIsRetriedNotAdopted(t *testing.T) {
 	emu := newParallelE2B(t)
-	withPackage := func(pkg string) string {
-		return e2bTemplate(emu, fmt.Sprintf(`
-  image    = "e2bdev/code-interpreter:latest"
-  packages = [%q]
-`, pkg))
-	}
+	withPackage := func(pkg string) string { return ciTemplateWithPackage(emu, pkg, "30m") }
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -119,13 +124,7 @@ func TestAccTemplateE2BRetryWaitsForTheRunningBuild(t *testing.T) {
 	for _, runningFails := range []bool{false, true} {
 		t.Run(fmt.Sprintf("running build fails: %v", runningFails), func(t *testing.T) {
 			emu := newParallelE2B(t)
-			withPackage := func(pkg, timeout string) string {
-				return e2bTemplate(emu, fmt.Sprintf(`
-  image    = "e2bdev/code-interpreter:latest"
-  packages = [%q]
-  timeouts = { update = %q }
-`, pkg, timeout))
-			}
+			withPackage := func(pkg, timeout string) string { return ciTemplateWithPackage(emu, pkg, timeout) }
 			// Adopting the running build builds nothing: SKIPPED. Building again after it failed: SUCCESS.
 			builds, runs, status := 2, "pip install -- 'pkg-b' root", "SKIPPED"
 			if runningFails {
@@ -184,12 +183,7 @@ func TestAccTemplateE2BDockerfileWithoutCMDStartsNothing(t *testing.T) {
 // that pkg-a's build still serves the template (no build) and records SKIPPED; then the plan is empty.
 func TestAccTemplateE2BFailedUpdateRevertedIsConfirmed(t *testing.T) {
 	emu := newParallelE2B(t)
-	withPackage := func(pkg string) string {
-		return e2bTemplate(emu, fmt.Sprintf(`
-  image    = "e2bdev/code-interpreter:latest"
-  packages = [%q]
-`, pkg))
-	}
+	withPackage := func(pkg string) string { return ciTemplateWithPackage(emu, pkg, "30m") }
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -205,6 +199,38 @@ func TestAccTemplateE2BFailedUpdateRevertedIsConfirmed(t *testing.T) {
 				Check: resource.ComposeTestCheckFunc(buildsAre(emu, 2), servedRuns(emu, "py", "pip install -- 'pkg-a' root"),
 					resource.TestCheckResourceAttr(resourceName, "status", "SKIPPED")),
 			},
+		},
+	})
+}
+
+// TestAccTemplateOpenSandboxNewerSnapshotIsNoticed: consumers start sandboxes from the newest Ready
+// snapshot of the name. When another configuration (or a manual build) leaves a newer one, state no
+// longer says what sandboxes start from: the refresh notices and the plan rebuilds, then is empty.
+func TestAccTemplateOpenSandboxNewerSnapshotIsNoticed(t *testing.T) {
+	osb := opensandboxemu.NewTestServer(t, opensandboxemu.Options{APIKey: testOpenSandboxAPIKey})
+	config := openSandboxConfig(osb, nil, `  image = "opensandbox/code-interpreter:v1.1.0"`)
+	var newer string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config, Check: func(s *terraform.State) error {
+				if id := s.RootModule().Resources[resourceName].Primary.Attributes["build_id"]; !slices.ContainsFunc(osb.Snapshots(),
+					func(snap opensandboxemu.Snapshot) bool { return snap.ID == id && snap.Name == "py" }) {
+					return fmt.Errorf("build_id %q is not the snapshot the build made", id)
+				}
+				return nil
+			}},
+			{
+				PreConfig: func() { newer = osb.SeedSnapshot("py", "Ready", "python:3.12") },
+				Config:    config, PlanOnly: true, ExpectNonEmptyPlan: true,
+			},
+			{Config: config, Check: func(s *terraform.State) error {
+				if id := s.RootModule().Resources[resourceName].Primary.Attributes["build_id"]; id == newer || id == "" {
+					return fmt.Errorf("build_id = %q after the rebuild, want the rebuilt snapshot, not the other one (%s)", id, newer)
+				}
+				return nil
+			}},
+			{Config: config, PlanOnly: true},
 		},
 	})
 }

@@ -64,15 +64,18 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs bui
 	snap, err := b.prepareAndSnapshot(ctx, sb, spec, logs, obs)
 	b.deleteBuilderSandbox(ctx, sb.id, logs)
 	cleaned = true
-	if err != nil && b.superseded(ctx, spec.TemplateID, snap, err, logs) {
-		return builders.Succeeded(Name, spec.TemplateID, logs.lines), nil
-	}
-	if err != nil {
+	if err != nil && !b.superseded(ctx, spec.TemplateID, snap, err, logs) {
 		return builders.TemplateBuildResult{}, b.failed(ctx, err, snap, logs)
 	}
-	logs.addf("snapshot %s (%s) is Ready", spec.TemplateID, snap.ID)
-	b.settleName(ctx, spec.TemplateID, snap, logs)
-	return builders.Succeeded(Name, spec.TemplateID, logs.lines), nil
+	if err == nil {
+		logs.addf("snapshot %s (%s) is Ready", spec.TemplateID, snap.ID)
+		b.settleName(ctx, spec.TemplateID, snap, logs)
+	}
+	result := builders.Succeeded(Name, spec.TemplateID, logs.lines)
+	// What consumers now resolve the name to: ours, or a newer one a concurrent build left. Unknown
+	// after a failed look-up; the next refresh records it.
+	result.BuildID, _ = b.Serving(ctx, spec.TemplateID, false, "")
+	return result, nil
 }
 
 // prepareAndSnapshot runs steps 1–3 of the package doc on a created sandbox. The snapshot is

@@ -21,6 +21,7 @@ var (
 	_ builders.Deleter             = (*Builder)(nil)
 	_ builders.BuildTimeoutChecker = (*Builder)(nil)
 	_ builders.Lister              = (*Builder)(nil) // Backend.Lists
+	_ builders.ServingChecker      = (*Builder)(nil)
 )
 
 // New validates cfg and returns a Builder. It makes no request.

@@ -37,6 +37,17 @@ func (b *Builder) ResolveSnapshotID(ctx context.Context, name string) (string, e
 	return slices.MaxFunc(ready, newer).ID, nil
 }
 
+// Serving returns the snapshot sandboxes of the template start from: the newest Ready one of the
+// name, as consumers resolve it (ResolveSnapshotID); "" when there is none. One request, as IsUsable.
+// There are no candidates here: snapshots have no tags (the spec's are refused at plan time).
+func (b *Builder) Serving(ctx context.Context, templateID string, _ bool, _ string) (string, error) {
+	id, err := b.ResolveSnapshotID(ctx, templateID)
+	if errors.Is(err, ErrSnapshotNotFound) {
+		return "", nil
+	}
+	return id, err
+}
+
 // newer orders snapshots by createdAt, then id, so duplicates resolve the same way every time.
 func newer(a, b snapshot) int {
 	if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
