@@ -59,7 +59,7 @@ func withTagAttributes(attrs map[string]schema.Attribute) map[string]schema.Attr
 		"build_ref": schema.SingleNestedAttribute{Computed: true,
 			MarkdownDescription: "The immutable reference to exactly `build_id`" + onlyTagging() + ": `value` is `<template_id>:<build_id>`, " +
 				"which starts that build as long as it exists, whatever tags move. A `sandbox_template_tag` promotes it with " +
-				"`target = build_id`. Null where builds are not told apart.",
+				"`target = build_id`. Null on backends without build tags.",
 			Attributes: map[string]schema.Attribute{
 				"provider": schema.StringAttribute{Computed: true, MarkdownDescription: "Backend the value belongs to."},
 				"value":    schema.StringAttribute{Computed: true, MarkdownDescription: "`<template_id>:<build_id>`."},

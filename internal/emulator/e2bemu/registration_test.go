@@ -65,7 +65,9 @@ func TestStartCancelsRunningBuilds(t *testing.T) {
 	clock := newFakeClock()
 	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: apiKey, BuildDuration: time.Minute, Clock: clock.Now})
 	c := newCaller(t, emu)
-	release := func(version string) map[string]any { return map[string]any{"name": "py:" + version, "tags": []string{"release"}} }
+	release := func(version string) map[string]any {
+		return map[string]any{"name": "py:" + version, "tags": []string{"release"}}
+	}
 	first := c.create(release("v1"))
 	elsewhere := c.create(map[string]any{"name": "other", "tags": []string{"release"}})
 	c.start(first, fromPython)

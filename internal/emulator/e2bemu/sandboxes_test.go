@@ -61,9 +61,9 @@ func TestSandboxCreateResolvesNameTag(t *testing.T) {
 	c.start(failed, fromPython)
 	c.status(failed)
 	for ref, message := range map[string]string{
-		"py:next":             "tag 'next' does not exist for template 'emulator/py'",
+		"py:next":              "tag 'next' does not exist for template 'emulator/py'",
 		"py:" + failed.buildID: "tag '" + failed.buildID + "' does not exist for template 'emulator/py'",
-		"nobody":              "template 'nobody' not found",
+		"nobody":               "template 'nobody' not found",
 	} {
 		if status, _, out, _ := c.call("POST", "/sandboxes", map[string]any{"templateID": ref}); status != http.StatusNotFound || out["message"] != message {
 			t.Errorf("POST /sandboxes %s = %d %v, want 404 %q", ref, status, out, message)
