@@ -58,26 +58,13 @@ func (r *templateTagListResource) List(ctx context.Context, req list.ListRequest
 	if !diags.HasError() {
 		found, diags = r.tags(ctx, cfg)
 	}
-	if diags.HasError() {
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
-		return
-	}
-	stream.Results = func(push func(list.ListResult) bool) {
-		for i, m := range found {
-			if req.Limit > 0 && int64(i) >= req.Limit {
-				return
-			}
-			result := req.NewListResult(ctx)
-			result.DisplayName = m.ID.ValueString()
-			result.Diagnostics.Append(setTagIdentity(ctx, result.Identity, m)...)
-			if req.IncludeResource {
-				result.Diagnostics.Append(result.Resource.Set(ctx, m)...)
-			}
-			if !push(result) {
-				return
-			}
+	streamResults(ctx, req, stream, found, diags, func(result *list.ListResult, m templateTagModel) {
+		result.DisplayName = m.ID.ValueString()
+		result.Diagnostics.Append(setTagIdentity(ctx, result.Identity, m)...)
+		if req.IncludeResource {
+			result.Diagnostics.Append(result.Resource.Set(ctx, m)...)
 		}
-	}
+	})
 }
 
 // tags lists the template's tags as the resources that manage them would record them, sorted.

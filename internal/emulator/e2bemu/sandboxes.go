@@ -80,17 +80,3 @@ func (s *Server) Sandbox(id string) (SandboxInfo, bool) {
 	}
 	return SandboxInfo{SandboxID: sbx.id, TemplateID: sbx.tmpl.id, BuildID: sbx.buildID}, true
 }
-
-// serveSandboxInfo answers GET ControlPrefix+"sandboxes/<id>" with Sandbox's SandboxInfo.
-func (s *Server) serveSandboxInfo(w http.ResponseWriter, r *http.Request, id string) {
-	if r.Method != http.MethodGet {
-		writeError(w, http.StatusMethodNotAllowed, "only GET "+r.URL.Path)
-		return
-	}
-	info, ok := s.Sandbox(id)
-	if !ok {
-		writeError(w, http.StatusNotFound, "no sandbox "+id)
-		return
-	}
-	writeJSON(w, http.StatusOK, info)
-}
