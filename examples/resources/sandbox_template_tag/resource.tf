@@ -14,3 +14,11 @@ resource "sandbox_template_tag" "prod" {
   tag         = "prod"
   target      = "6a1d0e54-93b7-4f0c-b2a8-5e3c7d9f1b24" # a build id, or a tag such as "v1.4"
 }
+
+# Staging follows a release tag: "agent:staging" starts whatever build "v1.5" names when applied.
+resource "sandbox_template_tag" "staging" {
+  backend     = "e2b"
+  template_id = sandbox_template.agent.template_id
+  tag         = "staging"
+  target      = "v1.5"
+}
