@@ -39,12 +39,12 @@ func candidate(emu *e2bemu.Server, pkg, tag string) string {
 `, pkg, tag))
 }
 
-// prodAt is the promotion workspace's tag: prod points at target (HCL).
+// prodAt is the tag prod pointing at target (HCL), applied after the template it tags.
 func prodAt(target string) string {
 	return fmt.Sprintf(`
 resource "sandbox_template_tag" "prod" {
   backend     = "e2b"
-  template_id = "py"
+  template_id = sandbox_template.py.template_id
   tag         = "prod"
   target      = %s
 }
@@ -110,12 +110,31 @@ func starts(emu *e2bemu.Server, ref string, want *string) resource.TestCheckFunc
 
 // registrations checks how many builds were registered (POST /v3/templates) in all.
 func registrations(emu *e2bemu.Server, want int) resource.TestCheckFunc {
+	return posts(emu, "/v3/templates", want)
+}
+
+// tagMoves checks how many tag moves (POST /templates/tags) were sent in all.
+func tagMoves(emu *e2bemu.Server, want int) resource.TestCheckFunc {
+	return posts(emu, "/templates/tags", want)
+}
+
+func posts(emu *e2bemu.Server, path string, want int) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		if got := emu.CountRequests(http.MethodPost, "/v3/templates"); got != want {
-			return fmt.Errorf("%d POST /v3/templates, want %d", got, want)
+		if got := emu.CountRequests(http.MethodPost, path); got != want {
+			return fmt.Errorf("%d POST %s, want %d", got, path, want)
 		}
 		return nil
 	}
+}
+
+// plannedBuild checks that the plan points the tag at the build *want holds.
+func plannedBuild(want *string) plancheck.PlanCheck {
+	return plancheck.ExpectKnownValue(prodName, tfjsonpath.New("build_id"), knownvalue.StringFunc(func(v string) error {
+		if v != *want {
+			return fmt.Errorf("planned build_id %s, want %s", v, *want)
+		}
+		return nil
+	}))
 }
 
 // TestAccTemplateTagPromotionAndRollback: CI builds candidates while sandboxes of the plain name
@@ -152,7 +171,7 @@ func TestAccTemplateTagPromotionAndRollback(t *testing.T) {
 					statecheck.ExpectKnownValue(prodName, tfjsonpath.New("template_ref"), knownvalue.ObjectExact(map[string]knownvalue.Check{
 						"provider": knownvalue.StringExact("e2b"), "value": knownvalue.StringExact("py:prod")})),
 				},
-				Check: resource.ComposeTestCheckFunc(registrations(emu, 1), starts(emu, "py:prod", &a), starts(emu, "py", &live)),
+				Check: resource.ComposeTestCheckFunc(registrations(emu, 1), tagMoves(emu, 1), starts(emu, "py:prod", &a), starts(emu, "py", &live)),
 			},
 			{
 				// The next candidate: prod and the plain name stay where they were.
@@ -166,20 +185,14 @@ func TestAccTemplateTagPromotionAndRollback(t *testing.T) {
 			{
 				// Promotion: only the tag changes, to exactly b's build, known at plan time; no build.
 				Config: candidate(emu, "pkg-b", "git-b") + prodAtVariable, ConfigVariables: atB,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: append(onlyProdUpdates.PreApply,
-					plancheck.ExpectKnownValue(prodName, tfjsonpath.New("build_id"), knownvalue.StringFunc(func(v string) error {
-						if v != b {
-							return fmt.Errorf("planned build_id %s, want %s", v, b)
-						}
-						return nil
-					})))},
-				Check: resource.ComposeTestCheckFunc(registrations(emu, 2), starts(emu, "py:prod", &b), starts(emu, "py", &live)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: append(onlyProdUpdates.PreApply, plannedBuild(&b))},
+				Check: resource.ComposeTestCheckFunc(registrations(emu, 2), tagMoves(emu, 2), starts(emu, "py:prod", &b), starts(emu, "py", &live)),
 			},
 			{
 				// Rollback: the revert of the promotion, again without a build.
 				Config: candidate(emu, "pkg-b", "git-b") + prodAtVariable, ConfigVariables: atA,
-				ConfigPlanChecks: onlyProdUpdates,
-				Check:            resource.ComposeTestCheckFunc(registrations(emu, 2), starts(emu, "py:prod", &a)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: append(onlyProdUpdates.PreApply, plannedBuild(&a))},
+				Check:            resource.ComposeTestCheckFunc(registrations(emu, 2), tagMoves(emu, 3), starts(emu, "py:prod", &a)),
 			},
 			{
 				// Someone moves prod by hand (E2B's SDK: Template.assignTags): the refresh shows it.
@@ -189,7 +202,7 @@ func TestAccTemplateTagPromotionAndRollback(t *testing.T) {
 			},
 			{
 				Config: candidate(emu, "pkg-b", "git-b") + prodAtVariable, ConfigVariables: atA,
-				ConfigPlanChecks: onlyProdUpdates,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: append(onlyProdUpdates.PreApply, plannedBuild(&a))},
 				Check:            resource.ComposeTestCheckFunc(registrations(emu, 2), starts(emu, "py:prod", &a)),
 			},
 			{
@@ -257,6 +270,27 @@ func TestAccTemplateTagFailedCandidateNeverMovesProd(t *testing.T) {
 				Config: promoted("a"),
 				Check:  resource.ComposeTestCheckFunc(registrations(emu, 2), starts(emu, "py:prod", &a)),
 			},
+		},
+	})
+}
+
+// TestAccTemplateTagTargetsATag: a target may be another tag of the template (a release tag):
+// prod points at the build it names, follows it to another release when target changes, and a
+// plan of the same configuration is empty.
+func TestAccTemplateTagTargetsATag(t *testing.T) {
+	emu := e2bEmulator(t)
+	var a, b string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: candidate(emu, "pkg-a", "git-a") + prodAt(`"git-a"`), Check: resource.ComposeTestCheckFunc(capture(&a), starts(emu, "py:prod", &a))},
+			{Config: candidate(emu, "pkg-b", "git-b") + prodAt(`"git-b"`), Check: resource.ComposeTestCheckFunc(capture(&b), starts(emu, "py:prod", &b))},
+			{Config: candidate(emu, "pkg-b", "git-b") + prodAt(`"git-b"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+			{Config: candidate(emu, "pkg-b", "git-b") + prodAt(`"git-a"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(prodName, plancheck.ResourceActionUpdate)}},
+				Check: starts(emu, "py:prod", &a)},
 		},
 	})
 }

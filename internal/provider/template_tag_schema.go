@@ -37,7 +37,9 @@ func templateTagSchema() schema.Schema {
 				Validators:          []validator.String{backendOneOf(backends.All)}, // a tagless backend gets its own error: ValidateConfig
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()}},
 			"template_id": schema.StringAttribute{Required: true,
-				MarkdownDescription: "The template: " + templateNames(taggingBackends()) + ". Changing it replaces the resource.",
+				MarkdownDescription: "The template: " + templateNames(taggingBackends()) + ". In the configuration that builds the " +
+					"template, reference its `template_id` (`sandbox_template.x.template_id`), so the tag moves after the build it " +
+					"names exists. Changing it replaces the resource.",
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()}},
 			"tag": schema.StringAttribute{Required: true,
 				MarkdownDescription: "The tag, e.g. `prod`: lower-case letters, digits, `.`, `-` and `_`, not a UUID, not one of the " +
