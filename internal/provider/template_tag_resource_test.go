@@ -186,7 +186,7 @@ func TestAccTemplateTagPromotionAndRollback(t *testing.T) {
 				// Promotion: only the tag changes, to exactly b's build, known at plan time; no build.
 				Config: candidate(emu, "pkg-b", "git-b") + prodAtVariable, ConfigVariables: atB,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: append(onlyProdUpdates.PreApply, plannedBuild(&b))},
-				Check: resource.ComposeTestCheckFunc(registrations(emu, 2), tagMoves(emu, 2), starts(emu, "py:prod", &b), starts(emu, "py", &live)),
+				Check:            resource.ComposeTestCheckFunc(registrations(emu, 2), tagMoves(emu, 2), starts(emu, "py:prod", &b), starts(emu, "py", &live)),
 			},
 			{
 				// Rollback: the revert of the promotion, again without a build.

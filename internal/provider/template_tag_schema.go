@@ -40,7 +40,7 @@ func templateTagSchema() schema.Schema {
 				MarkdownDescription: "The template: " + templateNames(taggingBackends()) + ". In the configuration that builds the " +
 					"template, reference its `template_id` (`sandbox_template.x.template_id`), so the tag moves after the build it " +
 					"names exists. Changing it replaces the resource.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
 			"tag": schema.StringAttribute{Required: true,
 				MarkdownDescription: "The tag, e.g. `prod`: lower-case letters, digits, `.`, `-` and `_`, not a UUID, not one of the " +
 					"provider's own `inputs-*`. The plain name's tag (" + liveTags() + ") can be managed too, which changes what " +
