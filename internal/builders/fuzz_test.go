@@ -30,12 +30,12 @@ func FuzzValidateImageReference(f *testing.F) {
 // FuzzRegistryAuth: construction either validates or fails with a field-named error, and no
 // error ever quotes the secret material it was given.
 func FuzzRegistryAuth(f *testing.F) {
-	f.Add("u", "pw", "AKID", "us-east-1", validKeyJSON)
-	f.Add("", "", "", "", "")
-	f.Add("u", "pw", "AKID", "", `{"type":"service_account","client_email":"x"`)
-	f.Add(" ", "\n", "k", " ", `{"type":"authorized_user"}`)
-	f.Add("u", "p", "k", "r", `[1,2,3]`)
-	f.Fuzz(func(t *testing.T, user, password, keyID, region, keyJSON string) {
+	f.Add("u", "pw", "AKID", "us-east-1", validKeyJSON, "123456789012.dkr.ecr.us-east-1.amazonaws.com/x:1")
+	f.Add("", "", "", "", "", "")
+	f.Add("u", "pw", "AKID", "", `{"type":"service_account","client_email":"x"`, "gcr.io/p/x")
+	f.Add(" ", "\n", "k", " ", `{"type":"authorized_user"}`, "python")
+	f.Add("u", "p", "k", "r", `[1,2,3]`, "not an image")
+	f.Fuzz(func(t *testing.T, user, password, keyID, region, keyJSON, image string) {
 		const marker = "ZZ-SECRET-MARKER-ZZ"
 		secret := func(s string) Secret { return NewSecret(s + marker) }
 		for _, auth := range []RegistryAuth{
@@ -43,8 +43,8 @@ func FuzzRegistryAuth(f *testing.F) {
 			&AWSAuth{AccessKeyID: keyID, SecretAccessKey: secret(password), Region: region},
 			&GCPAuth{ServiceAccountJSON: NewSecret(keyJSON)},
 		} {
-			for _, problem := range ValidateRegistryAuth(auth) {
-				if !strings.HasPrefix(problem.Field, "registry_auth."+string(auth.Kind())+".") {
+			for _, problem := range ValidateRegistryAuth(auth, image) {
+				if !strings.HasPrefix(problem.Field, "registry_auth."+string(auth.Kind())) {
 					t.Fatalf("problem not on a field of its kind: %v", problem)
 				}
 				if strings.Contains(problem.Error(), marker) || (len(keyJSON) > 8 && strings.Contains(problem.Error(), keyJSON)) {

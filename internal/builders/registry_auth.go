@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode"
 )
 
 // RegistryAuth is the credential for pulling a private image: exactly one of *BasicAuth, *AWSAuth
@@ -14,8 +15,9 @@ import (
 // one kind is set: a type switch over the three is exhaustive.
 type RegistryAuth interface {
 	Kind() RegistryAuthKind
-	// problems lists what is missing or malformed in the credential.
-	problems() FieldErrors
+	// problems lists what is missing or malformed in the credential, and whether it may be sent
+	// to host, the image's registry ("" when there is no valid image to tell).
+	problems(host string) FieldErrors
 }
 
 // RegistryAuthKind names which credential a RegistryAuth is, as HCL spells its block.
@@ -49,49 +51,91 @@ func (*BasicAuth) Kind() RegistryAuthKind { return RegistryAuthBasic }
 func (*AWSAuth) Kind() RegistryAuthKind   { return RegistryAuthAWS }
 func (*GCPAuth) Kind() RegistryAuthKind   { return RegistryAuthGCP }
 
-// ValidateRegistryAuth lists the problems of a credential (none for nil).
-func ValidateRegistryAuth(a RegistryAuth) FieldErrors {
+// ValidateRegistryAuth lists the problems of a credential (none for nil) for pulling image. A
+// credential goes only to the registries it is for: an AWS key's ECR token to the ECR registry of
+// image, in the key's region; a Google key (or its token) to Google's registries; a basic login
+// to image's registry (and the token service that registry names, which only the pull sees).
+func ValidateRegistryAuth(a RegistryAuth, image string) FieldErrors {
 	if a == nil {
 		return nil
 	}
-	return a.problems()
+	host, _ := RegistryHost(image)
+	return a.problems(host)
 }
 
-func (b *BasicAuth) problems() FieldErrors {
+func (b *BasicAuth) problems(string) FieldErrors {
+	const field = "registry_auth.basic."
 	var errs FieldErrors
-	if strings.TrimSpace(b.Username) == "" {
-		errs = append(errs, FieldError{Field: "registry_auth.basic.username", Message: "must not be empty"})
+	switch {
+	case strings.TrimSpace(b.Username) == "":
+		errs = append(errs, FieldError{Field: field + "username", Message: "must not be empty"})
+	case strings.ContainsFunc(b.Username, unicode.IsControl):
+		errs = append(errs, FieldError{Field: field + "username", Message: "must not contain control characters such as a newline"})
+	case strings.Contains(b.Username, ":"):
+		errs = append(errs, FieldError{Field: field + "username",
+			Message: "must not contain ':', which basic authentication puts between username and password (RFC 7617)"})
 	}
-	if b.Password.IsEmpty() {
-		errs = append(errs, FieldError{Field: "registry_auth.basic.password", Message: "must not be empty"})
-	}
-	return errs
+	return append(errs, blankSecret(field+"password", b.Password)...)
 }
 
-func (a *AWSAuth) problems() FieldErrors {
+func (a *AWSAuth) problems(host string) FieldErrors {
+	const field = "registry_auth.aws"
 	var errs FieldErrors
 	if strings.TrimSpace(a.AccessKeyID) == "" {
-		errs = append(errs, FieldError{Field: "registry_auth.aws.access_key_id", Message: "must not be empty"})
+		errs = append(errs, FieldError{Field: field + ".access_key_id", Message: "must not be empty"})
 	}
-	if a.SecretAccessKey.IsEmpty() {
-		errs = append(errs, FieldError{Field: "registry_auth.aws.secret_access_key", Message: "must not be empty"})
+	errs = append(errs, blankSecret(field+".secret_access_key", a.SecretAccessKey)...)
+	region := strings.TrimSpace(a.Region)
+	switch {
+	case region == "":
+		errs = append(errs, FieldError{Field: field + ".region", Message: "is required (ECR tokens are regional)"})
+	case !awsRegionPattern.MatchString(region):
+		errs = append(errs, FieldError{Field: field + ".region", Message: fmt.Sprintf("%q is not an AWS region (such as \"us-east-1\")", a.Region)})
 	}
-	if strings.TrimSpace(a.Region) == "" {
-		errs = append(errs, FieldError{Field: "registry_auth.aws.region", Message: "is required (ECR tokens are regional)"})
+	if host == "" {
+		return errs
+	}
+	registry, ok := ParseECRHost(host)
+	switch {
+	case !ok:
+		errs = append(errs, FieldError{Field: field, Reads: []string{"image"}, Message: fmt.Sprintf(
+			"is an Amazon ECR login, but image is on %s, which is not an ECR registry (<account>.dkr.ecr.<region>.amazonaws.com); "+
+				"its token would be sent there. Use registry_auth.basic for %s", host, host)})
+	case region != "" && registry.Region != region:
+		errs = append(errs, FieldError{Field: field + ".region", Reads: []string{"image"}, Message: fmt.Sprintf(
+			"is %q but image is in the ECR registry %s, in %q; ECR tokens are regional: set region = %q", region, host, registry.Region, registry.Region)})
 	}
 	return errs
 }
 
-func (g *GCPAuth) problems() FieldErrors {
+func (g *GCPAuth) problems(host string) FieldErrors {
 	const field = "registry_auth.gcp.service_account_json"
-	if g.ServiceAccountJSON.IsEmpty() {
-		return FieldErrors{{Field: field, Message: "must not be empty"}}
+	var errs FieldErrors
+	if host != "" && !IsGoogleRegistryHost(host) {
+		errs = append(errs, FieldError{Field: "registry_auth.gcp", Reads: []string{"image"}, Message: fmt.Sprintf(
+			"is a Google service-account key, but image is on %s, which is not Artifact Registry (<location>-docker.pkg.dev) "+
+				"or Container Registry (gcr.io); the key or its token would be sent there. Use registry_auth.basic for %s", host, host)})
+	}
+	if problems := blankSecret(field, g.ServiceAccountJSON); problems != nil {
+		return append(errs, problems...)
 	}
 	if !g.IsContent() {
-		return nil // a path: read and checked by Resolved, when the key is needed
+		return errs // a path: read and checked by Resolved, when the key is needed
 	}
 	if err := ValidateServiceAccountJSON(g.ServiceAccountJSON.Reveal()); err != nil {
-		return FieldErrors{{Field: field, Message: strings.TrimPrefix(err.Error(), field+": ")}}
+		errs = append(errs, FieldError{Field: field, Message: strings.TrimPrefix(err.Error(), field+": ")})
+	}
+	return errs
+}
+
+// blankSecret is the problem of a secret that is empty or only whitespace, which no registry
+// takes; the message never quotes it.
+func blankSecret(field string, s Secret) FieldErrors {
+	switch {
+	case s.IsEmpty():
+		return FieldErrors{{Field: field, Message: "must not be empty"}}
+	case strings.TrimSpace(s.Reveal()) == "":
+		return FieldErrors{{Field: field, Message: "must not be blank (only whitespace)"}}
 	}
 	return nil
 }

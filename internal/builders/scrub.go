@@ -1,9 +1,9 @@
 package builders
 
 import (
-	"encoding/base64"
-	"encoding/json"
-	"net/url"
+	"cmp"
+	"errors"
+	"slices"
 	"strings"
 )
 
@@ -11,61 +11,106 @@ import (
 // scrubbed on its own: shorter ones ("-----END PRIVATE KEY-----" aside) would redact ordinary words.
 const minScrubbedPart = 16
 
-// Scrub replaces every secret in text with Redacted, in each form a server or registry may echo
-// it back: verbatim, JSON-escaped (a GCP private key always holds "\n"; passwords may hold
-// `" \ < > &`, which Go's encoder also escapes), percent-encoded (query and form bodies), base64
-// (a basic-auth header is base64("user:password"), so the user-prefixed form is covered too), and
-// each long line of a multi-line secret (a PEM key quoted line by line). Every place text leaves
-// the provider (errors, details, build logs, diagnostics) goes through it.
+// maxDecodeDepth is how many encodings deep Scrub looks: a JSON error quoting a JSON body whose
+// password was percent-encoded is three.
+const maxDecodeDepth = 3
+
+// Scrub replaces every secret in text with Redacted, in any form a server or registry may echo it
+// back. Rather than list the encodings of each secret (an echoing server picks its own: `\/`,
+// `\u00e9`, `&amp;`, `%2F`, base64 of "user:password" at any alignment), it decodes the text
+// every way it could be encoded, up to maxDecodeDepth levels, looks for each secret (and each long
+// line of a multi-line one, such as a PEM key) in every decoding, and redacts the part of the
+// original text each occurrence was decoded from. Every place text leaves the provider (errors,
+// details, build logs, diagnostics) goes through it.
 func Scrub(text string, secrets ...Secret) string {
-	for _, s := range secrets {
-		for _, form := range secretForms(s.Reveal()) {
-			text = strings.ReplaceAll(text, form, Redacted)
+	needles := scrubNeedles(secrets)
+	if len(needles) == 0 || text == "" {
+		return text
+	}
+	var found []span
+	for _, v := range decodings(text) {
+		for _, needle := range needles {
+			for at := 0; ; at++ {
+				i := strings.Index(v.text[at:], needle)
+				if i < 0 {
+					break
+				}
+				at += i
+				found = append(found, v.original(at, at+len(needle)))
+			}
 		}
 	}
-	return text
+	return redact(text, found)
 }
 
-// secretForms lists the encodings of v to look for, longest first, so a longer form is replaced
-// before a shorter one inside it could break it up.
-func secretForms(v string) []string {
-	if v == "" {
+// ScrubError is err with its message scrubbed of secrets. An error whose text held none is
+// returned as it is; otherwise the result still matches what err matched with errors.Is (a
+// deadline stays a TIMEOUT) but no longer unwraps to the causes whose text leaked. A *StageError
+// keeps its stage and logs.
+func ScrubError(err error, secrets ...Secret) error {
+	if se, ok := err.(*StageError); ok { // the outermost stage, as DetailOf reads it
+		if inner := ScrubError(se.Err, secrets...); inner != se.Err {
+			return AtStage(se.Stage, inner, se.Logs...)
+		}
+		return err
+	}
+	if err == nil {
 		return nil
 	}
-	forms := []string{v, jsonEscaped(v, false), jsonEscaped(v, true), url.QueryEscape(v), url.PathEscape(v),
-		base64.StdEncoding.EncodeToString([]byte(v)), base64.RawStdEncoding.EncodeToString([]byte(v)),
-		base64.URLEncoding.EncodeToString([]byte(v)), base64.RawURLEncoding.EncodeToString([]byte(v))}
-	for _, line := range strings.Split(v, "\n") {
-		if line = strings.TrimSpace(line); len(line) >= minScrubbedPart {
-			forms = append(forms, line)
-		}
+	msg := err.Error()
+	if scrubbed := Scrub(msg, secrets...); scrubbed != msg {
+		return &scrubbedError{msg: scrubbed, cause: err}
 	}
-	return longestFirst(forms)
+	return err
 }
 
-// jsonEscaped is v as it appears inside a JSON string, with or without HTML escaping.
-func jsonEscaped(v string, html bool) string {
+type scrubbedError struct {
+	msg   string
+	cause error
+}
+
+func (e *scrubbedError) Error() string        { return e.msg }
+func (e *scrubbedError) Is(target error) bool { return errors.Is(e.cause, target) }
+
+// scrubNeedles are the texts to look for: each secret, and each long line of a multi-line one.
+func scrubNeedles(secrets []Secret) []string {
+	var needles []string
+	for _, s := range secrets {
+		v := s.Reveal()
+		if v == "" {
+			continue
+		}
+		needles = append(needles, v)
+		if !strings.Contains(v, "\n") {
+			continue
+		}
+		for _, line := range strings.Split(v, "\n") {
+			if line = strings.TrimSpace(line); len(line) >= minScrubbedPart {
+				needles = append(needles, line)
+			}
+		}
+	}
+	slices.Sort(needles)
+	return slices.Compact(needles)
+}
+
+// redact replaces each span of text (merged where they overlap or touch) with Redacted.
+func redact(text string, spans []span) string {
+	if len(spans) == 0 {
+		return text
+	}
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.start, b.start) })
 	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(html)
-	_ = enc.Encode(v) // a string always encodes
-	out := strings.TrimSuffix(b.String(), "\n")
-	return out[1 : len(out)-1]
-}
-
-func longestFirst(forms []string) []string {
-	seen := map[string]bool{}
-	unique := forms[:0]
-	for _, f := range forms {
-		if f != "" && !seen[f] {
-			seen[f] = true
-			unique = append(unique, f)
+	var done int32
+	for i := 0; i < len(spans); {
+		cur := spans[i]
+		for i++; i < len(spans) && spans[i].start <= cur.end; i++ {
+			cur.end = max(cur.end, spans[i].end)
 		}
+		b.WriteString(text[done:cur.start])
+		b.WriteString(Redacted)
+		done = cur.end
 	}
-	for i := 1; i < len(unique); i++ { // insertion sort: a handful of forms
-		for j := i; j > 0 && len(unique[j]) > len(unique[j-1]); j-- {
-			unique[j], unique[j-1] = unique[j-1], unique[j]
-		}
-	}
-	return unique
+	b.WriteString(text[done:])
+	return b.String()
 }

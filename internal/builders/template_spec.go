@@ -2,6 +2,7 @@ package builders
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -89,13 +90,29 @@ func (s TemplateSpec) Validate(b *Backend) FieldErrors {
 		errs = append(errs, FieldError{Field: "registry_auth", Reads: []string{"image"},
 			Message: "only applies to image; set image or remove registry_auth"})
 	}
-	errs = append(errs, ValidateRegistryAuth(s.RegistryAuth)...)
+	errs = append(errs, ValidateRegistryAuth(s.RegistryAuth, s.Image)...)
 	for i, pkg := range s.Packages {
 		if problem := PackageProblem(pkg); problem != "" {
 			errs = append(errs, FieldError{Field: fmt.Sprintf("packages[%d]", i), Message: problem})
 		}
 	}
 	errs = append(errs, s.validateTags(b)...)
+	startCmd, _ := s.StartCommand("")
+	for _, cmd := range []struct{ field, value string }{{"start_cmd", startCmd}, {"ready_cmd", s.ReadyCmd}} {
+		if strings.ContainsRune(cmd.value, 0) {
+			errs = append(errs, FieldError{Field: cmd.field,
+				Message: "must not contain a NUL character: a command reaches the sandbox as a C string, which ends at the first one"})
+		}
+	}
+	for _, size := range []struct {
+		field string
+		value int
+	}{{"cpu_count", s.CPUCount}, {"memory_mb", s.MemoryMB}} {
+		if b.Uses(size.field) && size.value > math.MaxInt32 {
+			errs = append(errs, FieldError{Field: size.field,
+				Message: fmt.Sprintf("must be at most %d (build APIs carry it as a 32-bit integer), got %d", math.MaxInt32, size.value)})
+		}
+	}
 	if b.Check != nil {
 		errs = append(errs, b.Check(s)...)
 	}

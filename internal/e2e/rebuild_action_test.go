@@ -1,9 +1,12 @@
 package e2e
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/opensandboxemu"
 )
 
 // rebuildPy is the rebuild action for template py of a plain Python image.
@@ -128,8 +131,10 @@ action "sandbox_template_rebuild" "py" {
     image       = "registry.example.com/team/py:1"
     start_cmd   = ""
     registry_auth = {
-      username = "ci"
-      password = var.registry_password
+      basic = {
+        username = "ci"
+        password = var.registry_password
+      }
     }
   }
 }
@@ -153,6 +158,43 @@ variable "registry_password" {
 	}
 	if got := *starts[0].Body.FromImageRegistry; got.Type != "registry" || got.Username != "ci" || got.Password != "registry-secret" {
 		t.Errorf("registry credentials sent = %+v, want the general registry login ci / registry-secret", got)
+	}
+}
+
+// TestRebuildActionStreamsOpenSandboxProgress: the OpenSandbox build's steps (builder sandbox,
+// packages, snapshot) reach the CLI while the action runs, as E2B's build log does.
+func TestRebuildActionStreamsOpenSandboxProgress(t *testing.T) {
+	c := newCLI(t)
+	c.skipBelow114("actions")
+	osb := opensandboxemu.NewTestServer(t, opensandboxemu.Options{APIKey: "e2e-key"})
+	c.write("main.tf", fmt.Sprintf(`
+provider "sandbox" {
+  opensandbox {
+    domain  = %q
+    api_key = "e2e-key"
+  }
+}
+
+action "sandbox_template_rebuild" "py" {
+  config {
+    backend     = "opensandbox"
+    template_id = "py"
+    image       = "opensandbox/code-interpreter:v1.1.0"
+    packages    = ["numpy"]
+  }
+}
+`, osb.URL))
+	out, err := c.run("apply", "-invoke=action.sandbox_template_rebuild.py", "-auto-approve", "-input=false", "-no-color")
+	if err != nil {
+		t.Fatalf("apply -invoke: %v\n%s", err, out)
+	}
+	rest := out
+	for _, progress := range []string{"builder sandbox", "pip install", "snapshot py", "is Ready", "SUCCESS", "Action complete"} {
+		i := strings.Index(rest, progress)
+		if i < 0 {
+			t.Fatalf("the CLI output lacks the progress message %q after the ones before it:\n%s", progress, out)
+		}
+		rest = rest[i+len(progress):]
 	}
 }
 

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"net/http"
 	"sync"
 	"time"
 
@@ -21,6 +22,8 @@ type backendSet struct {
 	requestTimeout time.Duration
 	// dropFailedCreates: the CLI crashes saving a failed create's state (failedCreateCrashes).
 	dropFailedCreates bool
+	// registryTransport carries image_digest_check's requests (nil: imagedigest's own).
+	registryTransport http.RoundTripper
 
 	mu    sync.Mutex
 	cache map[builders.SandboxProvider]builders.Builder

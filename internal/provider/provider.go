@@ -3,6 +3,7 @@ package provider
 
 import (
 	"context"
+	"net/http"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -25,6 +26,9 @@ var (
 
 type sandboxProvider struct {
 	version string
+	// registryTransport carries image_digest_check's registry requests; nil is the real network
+	// (tests reach registries on made-up hosts through imagedigesttest.Sink).
+	registryTransport http.RoundTripper
 }
 
 // New returns the provider factory providerserver.Serve expects.
@@ -58,6 +62,7 @@ func (p *sandboxProvider) Configure(ctx context.Context, req provider.ConfigureR
 	}
 	set := newBackendSet(settings, p.version, requestTimeout)
 	set.dropFailedCreates = failedCreateCrashes(req.TerraformVersion)
+	set.registryTransport = p.registryTransport
 	resp.ResourceData = set
 	resp.DataSourceData = set
 	resp.ListResourceData = set

@@ -144,27 +144,36 @@ type savedPlanHoldsNo struct {
 }
 
 func (c savedPlanHoldsNo) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
-	raw, err := json.Marshal(req.Plan)
+	var drop []string
+	if !c.writeOnly {
+		drop = []string{"registry_auth", "variables"}
+	}
+	text, err := planText(req.Plan, drop...)
 	if err != nil {
 		resp.Error = err
 		return
 	}
-	var plan any
-	if err := json.Unmarshal(raw, &plan); err != nil {
-		resp.Error = err
-		return
-	}
-	if !c.writeOnly {
-		plan = without(plan, "registry_auth", "variables")
-	}
-	text, _ := json.Marshal(plan)
-	if c.wantEcho && keepsFailedCreates(req.Plan) && !strings.Contains(string(text), "request body") {
+	if c.wantEcho && keepsFailedCreates(req.Plan) && !strings.Contains(text, "request body") {
 		resp.Error = fmt.Errorf("the saved plan's prior state does not hold the failed build's echoed message: nothing was checked")
 		return
 	}
-	if form := leakedForm(string(text), c.secrets()); form != "" {
+	if form := leakedForm(text, c.secrets()); form != "" {
 		resp.Error = fmt.Errorf("the saved plan holds a secret (%q…)", form[:4])
 	}
+}
+
+// planText is a plan as JSON, without the object keys in drop at any depth.
+func planText(plan any, drop ...string) (string, error) {
+	raw, err := json.Marshal(plan)
+	if err != nil {
+		return "", err
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return "", err
+	}
+	text, err := json.Marshal(without(v, drop...))
+	return string(text), err
 }
 
 // without drops every object key named in keys, at any depth.
@@ -242,7 +251,7 @@ provider "sandbox" {
 resource "sandbox_template" "py" {
   backend     = "e2b"
   template_id = "py"
-  image       = "registry.example.com/team/py:1"
+  image       = "europe-docker.pkg.dev/team/images/py:1" # a Google registry: the gcp case's key is for it
   start_cmd   = ""
   registry_auth = {
     %s

@@ -2,8 +2,8 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -29,9 +29,6 @@ const (
 // away from the registry (or a hermetic test suite) cannot reach.
 const defaultDigestCheck = digestCheckOff
 
-// digestResolveTimeout bounds the one registry request a plan makes per template.
-const digestResolveTimeout = 30 * time.Second
-
 func imageDigestAttribute() schema.Attribute {
 	return schema.StringAttribute{Computed: true,
 		MarkdownDescription: "Digest (`sha256:...`) `image`'s tag resolved to when the template was built, with `image_digest_check` " +
@@ -43,7 +40,12 @@ func imageDigestCheckAttribute() schema.Attribute {
 		MarkdownDescription: "Rebuild when `image`'s tag moves (`python:3.12`, `:latest`, a CI-pushed `:main`). `warn`: every plan " +
 			"resolves the tag with the build's `registry_auth` and plans a rebuild when the digest moved; a registry it " +
 			"cannot reach is a warning. `strict`: the same, and an unreachable registry fails the plan. `off` (default): " +
-			"no registry request at plan; the tag is built as it is. An image pinned by digest (`@sha256:`) never moves.",
+			"no registry request at plan; the tag is built as it is. An image pinned by digest (`@sha256:`) never moves. " +
+			"With it on, a plan contacts `image`'s registry over HTTPS (plain HTTP only for a registry on a loopback address; " +
+			"never a link-local one) and the token service that registry names, all within the provider's `request_timeout`. " +
+			"`registry_auth` is sent only once the registry asks for it: a basic login to the registry and its token service; " +
+			"with `aws`, an ECR token minted at plan, to its ECR registry only; with `gcp`, a Google access token " +
+			"(scope `cloud-platform.read-only`) minted at plan, to Google's hosts only. Anything else is refused, naming the host.",
 		Validators: []validator.String{stringvalidator.OneOf(digestCheckOff, digestCheckWarn, digestCheckStrict)}}
 }
 
@@ -105,14 +107,19 @@ func (r *templateResource) resolvePlannedDigest(ctx context.Context, plan, confi
 	if diags.HasError() {
 		return types.StringNull(), false
 	}
-	ctx, cancel := context.WithTimeout(ctx, digestResolveTimeout)
+	ctx, cancel := context.WithTimeout(ctx, r.backends.requestTimeout) // login, challenge, token and HEAD together
 	defer cancel()
-	d, err := imagedigest.Resolver{Login: r.backends.registryLogin()}.Resolve(ctx, image, spec.RegistryAuth)
+	resolver := imagedigest.Resolver{Login: r.backends.registryLogin(), Transport: r.backends.registryTransport}
+	d, err := resolver.Resolve(ctx, image, spec.RegistryAuth)
 	if err == nil {
 		return types.StringValue(d), true
 	}
-	summary, detail := "Could not resolve the image's digest", err.Error()+
-		"\n\nWhether the tag moved is unknown, so no rebuild is planned for it. Set image_digest_check = \"off\" where the plan cannot reach the registry."
+	const summary = "Could not resolve the image's digest"
+	detail := err.Error()
+	if errors.Is(err, context.DeadlineExceeded) {
+		detail += fmt.Sprintf(" (request_timeout = %q bounds the whole check)", r.backends.requestTimeout)
+	}
+	detail += "\n\nWhether the tag moved is unknown, so no rebuild is planned for it. Set image_digest_check = \"off\" where the plan cannot reach the registry."
 	if mode == digestCheckStrict {
 		resp.Diagnostics.AddAttributeError(path.Root("image"), summary, detail+" (image_digest_check = \"strict\")")
 		return types.StringNull(), false

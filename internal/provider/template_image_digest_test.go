@@ -2,6 +2,9 @@ package provider
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -183,58 +186,18 @@ func TestAccTemplateImageDigestUnreachable(t *testing.T) {
 	})
 }
 
-// TestAccTemplateImageDigestECRLogin: with AWS credentials the plan resolves the tag through the
-// ECR token exchange the build would use, and a retag rebuilds.
-func TestAccTemplateImageDigestECRLogin(t *testing.T) {
-	aws := newAWS(t)
-	aws.SetCredentials("AKIADIGESTPULL000001", "digest-pull-secret")
-	aws.IssueToken("AWS", "digest-ecr-token")
-	emu := newE2B(t)
-	reg := imagedigesttest.New(t, "AWS", "digest-ecr-token")
-	reg.Push(t, "team/app:main")
-	config := fmt.Sprintf(`
-provider "sandbox" {
-  e2b {
-    api_url = %q
-    api_key = %q
-  }
-  aws {
-    endpoints {
-      ecr = %q
-    }
-  }
-}
-
-resource "sandbox_template" "py" {
-  backend            = "e2b"
-  template_id        = "py"
-  image              = %q
-  start_cmd          = ""
-  image_digest_check = "strict"
-  registry_auth = {
-    aws = {
-      access_key_id     = "AKIADIGESTPULL000001"
-      secret_access_key = "digest-pull-secret"
-      region            = "eu-west-1"
-    }
-  }
-}
-`, emu.URL, testE2BAPIKey, aws.URL, reg.Host+"/team/app:main")
-	var second string
-	resource.Test(t, resource.TestCase{
+// TestAccTemplateImageDigestBoundedByRequestTimeout: a registry that never answers holds the plan
+// for request_timeout, not longer, and the error names the setting.
+func TestAccTemplateImageDigestBoundedByRequestTimeout(t *testing.T) {
+	hung := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	t.Cleanup(hung.Close)
+	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: testE2BAPIKey})
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: config, Check: buildsAre(emu, 1)},
-			{
-				PreConfig: func() { second = reg.Push(t, "team/app:main") },
-				Config:    config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(resourceName, plancheck.ResourceActionUpdate),
-				}},
-				Check: resource.ComposeTestCheckFunc(buildsAre(emu, 2),
-					resource.TestCheckResourceAttrPtr(resourceName, "image_digest", &second),
-					stateHasNo("digest-ecr-token")),
-			},
-		},
+		Steps: []resource.TestStep{{
+			Config: routedTemplate(emu, `  request_timeout = "1s"`, strings.TrimPrefix(hung.URL, "http://")+"/team/app:main",
+				"basic = {\n      username = \"ci\"\n      password = \"pw\"\n    }"),
+			ExpectError: expectError(`(?s)Could not resolve the image's digest.*` + words("did not answer in time").String() + `.*` + words(`request_timeout = "1s" bounds the whole check`).String()),
+		}},
 	})
 }

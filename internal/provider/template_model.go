@@ -56,33 +56,6 @@ type templateModel struct {
 	SandboxEntrypoint types.List `tfsdk:"sandbox_entrypoint"`
 }
 
-type registryAuthModel struct {
-	Basic *basicAuthModel `tfsdk:"basic"`
-	AWS   *awsAuthModel   `tfsdk:"aws"`
-	GCP   *gcpAuthModel   `tfsdk:"gcp"`
-}
-
-type basicAuthModel struct {
-	Username          types.String `tfsdk:"username"`
-	Password          types.String `tfsdk:"password"`
-	PasswordWO        types.String `tfsdk:"password_wo"`
-	PasswordWOVersion types.Int64  `tfsdk:"password_wo_version"`
-}
-
-type awsAuthModel struct {
-	AccessKeyID              types.String `tfsdk:"access_key_id"`
-	SecretAccessKey          types.String `tfsdk:"secret_access_key"`
-	SecretAccessKeyWO        types.String `tfsdk:"secret_access_key_wo"`
-	SecretAccessKeyWOVersion types.Int64  `tfsdk:"secret_access_key_wo_version"`
-	Region                   types.String `tfsdk:"region"`
-}
-
-type gcpAuthModel struct {
-	ServiceAccountJSON          types.String `tfsdk:"service_account_json"`
-	ServiceAccountJSONWO        types.String `tfsdk:"service_account_json_wo"`
-	ServiceAccountJSONWOVersion types.Int64  `tfsdk:"service_account_json_wo_version"`
-}
-
 var templateRefAttrTypes = map[string]attr.Type{"provider": types.StringType, "value": types.StringType}
 
 // spec maps the planned values onto the builder core. Write-only secrets are null in plans, so they
@@ -105,7 +78,7 @@ func (m templateModel) spec(ctx context.Context, config templateModel) (builders
 		diags.Append(m.RebuildTriggers.ElementsAs(ctx, &spec.RebuildTriggers, false)...)
 	}
 	diags.Append(m.tagSpec(ctx, &spec)...)
-	auth, authDiags := registryAuth(ctx, m.RegistryAuth, config.RegistryAuth)
+	auth, authDiags := registryAuth(m.RegistryAuth, config.RegistryAuth)
 	diags.Append(authDiags...)
 	spec.RegistryAuth = auth
 	return spec, diags

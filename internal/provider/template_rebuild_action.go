@@ -17,7 +17,10 @@ import (
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 )
 
-var _ action.ActionWithConfigure = (*templateRebuildAction)(nil)
+var (
+	_ action.ActionWithConfigure      = (*templateRebuildAction)(nil)
+	_ action.ActionWithValidateConfig = (*templateRebuildAction)(nil)
+)
 
 // templateRebuildAction rebuilds a template now, bypassing build caches, and streams the build's
 // progress (stage changes and build-log lines) to the CLI while it runs (Terraform >= 1.14).
@@ -28,27 +31,18 @@ type templateRebuildAction struct {
 func newTemplateRebuildAction() action.Action { return &templateRebuildAction{} }
 
 type rebuildModel struct {
-	Backend      types.String      `tfsdk:"backend"`
-	TemplateID   types.String      `tfsdk:"template_id"`
-	Image        types.String      `tfsdk:"image"`
-	RegistryAuth *rebuildAuthModel `tfsdk:"registry_auth"`
-	Packages     []string          `tfsdk:"packages"`
-	StartCmd     types.String      `tfsdk:"start_cmd"`
-	ReadyCmd     types.String      `tfsdk:"ready_cmd"`
-	CPUCount     types.Int64       `tfsdk:"cpu_count"`
-	MemoryMB     types.Int64       `tfsdk:"memory_mb"`
-	Tags         []string          `tfsdk:"tags"`
-	Candidate    types.Bool        `tfsdk:"candidate"`
-	Timeout      types.String      `tfsdk:"timeout"`
-}
-
-type rebuildAuthModel struct {
-	Username           types.String `tfsdk:"username"`
-	Password           types.String `tfsdk:"password"`
-	AWSAccessKeyID     types.String `tfsdk:"aws_access_key_id"`
-	AWSSecretAccessKey types.String `tfsdk:"aws_secret_access_key"`
-	AWSRegion          types.String `tfsdk:"aws_region"`
-	GCPServiceAccount  types.String `tfsdk:"gcp_service_account_json"`
+	Backend      types.String `tfsdk:"backend"`
+	TemplateID   types.String `tfsdk:"template_id"`
+	Image        types.String `tfsdk:"image"`
+	RegistryAuth types.Object `tfsdk:"registry_auth"`
+	Packages     types.List   `tfsdk:"packages"`
+	StartCmd     types.String `tfsdk:"start_cmd"`
+	ReadyCmd     types.String `tfsdk:"ready_cmd"`
+	CPUCount     types.Int64  `tfsdk:"cpu_count"`
+	MemoryMB     types.Int64  `tfsdk:"memory_mb"`
+	Tags         types.Set    `tfsdk:"tags"`
+	Candidate    types.Bool   `tfsdk:"candidate"`
+	Timeout      types.String `tfsdk:"timeout"`
 }
 
 func (a *templateRebuildAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
@@ -63,7 +57,7 @@ func (a *templateRebuildAction) Schema(_ context.Context, _ action.SchemaRequest
 	// attribute ("WriteOnly Attribute Not Allowed"). Action configuration is never stored in state;
 	// the plan prints it, so secrets come from sensitive variables, which it masks.
 	secret := func(description string) actionschema.StringAttribute {
-		return actionschema.StringAttribute{Optional: true,
+		return actionschema.StringAttribute{Required: true,
 			MarkdownDescription: description + " Not stored in state; pass it from a `sensitive` variable so the plan masks it."}
 	}
 	resp.Schema = actionschema.Schema{
@@ -77,14 +71,24 @@ func (a *templateRebuildAction) Schema(_ context.Context, _ action.SchemaRequest
 			"template_id": actionschema.StringAttribute{Required: true, MarkdownDescription: "Template to rebuild: " + templateNames(buildingBackends()) + "."},
 			"image":       str("Container image to build from."),
 			"registry_auth": actionschema.SingleNestedAttribute{Optional: true,
-				MarkdownDescription: "Credentials for a private `image`: `username` and `password`, the `aws_*` trio, or `gcp_service_account_json`.",
+				MarkdownDescription: "Credentials for a private `image`, as the resource's `registry_auth` takes them (without " +
+					"write-only twins): exactly one of `basic`, `aws` or `gcp`.",
 				Attributes: map[string]actionschema.Attribute{
-					"username":                 str("Registry username."),
-					"password":                 secret("Registry password or token."),
-					"aws_access_key_id":        str("AWS access key id (ECR)."),
-					"aws_secret_access_key":    secret("AWS secret access key (ECR)."),
-					"aws_region":               str("Region of the ECR registry."),
-					"gcp_service_account_json": secret("Google service-account key: JSON content or a key file path."),
+					"basic": actionschema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Username and password login.",
+						Attributes: map[string]actionschema.Attribute{
+							"username": actionschema.StringAttribute{Required: true, MarkdownDescription: "Registry username."},
+							"password": secret("Registry password or token."),
+						}},
+					"aws": actionschema.SingleNestedAttribute{Optional: true, MarkdownDescription: "IAM credentials for Amazon ECR.",
+						Attributes: map[string]actionschema.Attribute{
+							"access_key_id":     actionschema.StringAttribute{Required: true, MarkdownDescription: "AWS access key id."},
+							"secret_access_key": secret("AWS secret access key."),
+							"region":            actionschema.StringAttribute{Required: true, MarkdownDescription: "Region of the registry (ECR tokens are regional)."},
+						}},
+					"gcp": actionschema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Google service account for Artifact Registry / Container Registry.",
+						Attributes: map[string]actionschema.Attribute{
+							"service_account_json": secret("Service-account key: JSON content, or a path to a key file."),
+						}},
 				}},
 			"packages":  actionschema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Python packages baked into the template."},
 			"start_cmd": str("Command started in every sandbox. Defaults to the backend's code-interpreter start command."),
@@ -105,6 +109,25 @@ func (a *templateRebuildAction) Configure(_ context.Context, req action.Configur
 	a.backends = backendsFrom(req.ProviderData, &resp.Diagnostics)
 }
 
+// ValidateConfig checks the action's configuration with the resource's rules (checkSpec: the
+// core's, on the attribute at fault) and its timeout, at plan time, before anything is invoked.
+func (a *templateRebuildAction) ValidateConfig(ctx context.Context, req action.ValidateConfigRequest, resp *action.ValidateConfigResponse) {
+	var cfg rebuildModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if _, err := parseTimeout(cfg.Timeout, defaultUpdateTimeout); err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("timeout"), "Invalid timeout", err.Error())
+	}
+	if cfg.Backend.IsNull() || cfg.Backend.IsUnknown() {
+		return
+	}
+	if backend, err := backends.Named(cfg.Backend.ValueString()); err == nil { // else the backend's validator reports it
+		checkSpec(ctx, cfg.template(), backend, &resp.Diagnostics)
+	}
+}
+
 func (a *templateRebuildAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var cfg rebuildModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
@@ -120,6 +143,13 @@ func (a *templateRebuildAction) Invoke(ctx context.Context, req action.InvokeReq
 		resp.Diagnostics.AddAttributeError(path.Root("timeout"), "Invalid timeout", err.Error())
 		return
 	}
+	model := cfg.template()
+	spec, diags := model.spec(ctx, model)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	spec.ForceRebuild = true
 	builder, err := a.backends.Builder(ctx, cfg.Backend.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
@@ -138,7 +168,7 @@ func (a *templateRebuildAction) Invoke(ctx context.Context, req action.InvokeReq
 	defer cancel()
 
 	progress(fmt.Sprintf("rebuilding %s template %s, bypassing build caches", cfg.Backend.ValueString(), cfg.TemplateID.ValueString()))
-	result := builders.Rebuild(ctx, builder, cfg.spec(), obs)
+	result := builders.Rebuild(ctx, builder, spec, obs)
 	if result.Status == builders.StatusFailed {
 		resp.Diagnostics.AddError(fmt.Sprintf("Template rebuild failed at stage %s", result.Stage), failureDetail(result))
 		return
@@ -146,39 +176,28 @@ func (a *templateRebuildAction) Invoke(ctx context.Context, req action.InvokeReq
 	progress(strings.TrimSuffix(fmt.Sprintf("%s: %s", result.Status, result.Detail), ": "))
 }
 
-// parseTimeout reads a duration attribute, fallback when it is unset.
+// parseTimeout reads a duration attribute, fallback when it is unset. Zero or a negative duration
+// would expire the build at once: an input error, not a TIMEOUT.
 func parseTimeout(v types.String, fallback string) (time.Duration, error) {
 	if v.IsNull() || v.IsUnknown() {
 		return mustDuration(fallback), nil
 	}
-	return time.ParseDuration(v.ValueString())
+	d, err := time.ParseDuration(v.ValueString())
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("timeout must be a positive duration such as \"45m\" or \"1h30m\", got %q", v.ValueString())
+	}
+	return d, nil
 }
 
 // buildingBackends are the backends that build templates: the ones there is something to rebuild on.
 func buildingBackends() []*builders.Backend { return backends.Where((*builders.Backend).Builds) }
 
-func (m rebuildModel) spec() builders.TemplateSpec {
-	spec := builders.TemplateSpec{
-		TemplateID:   m.TemplateID.ValueString(),
-		Image:        m.Image.ValueString(),
-		Packages:     m.Packages,
-		StartCmd:     m.StartCmd.ValueStringPointer(),
-		ReadyCmd:     m.ReadyCmd.ValueString(),
-		CPUCount:     int(m.CPUCount.ValueInt64()),
-		MemoryMB:     int(m.MemoryMB.ValueInt64()),
-		ForceRebuild: true,
-		Tags:         m.Tags,
-		Candidate:    m.Candidate.ValueBool(),
+// template is the action's configuration as the resource's model, so both map onto the core (and
+// are checked) the same way; what the action has no attribute for is null.
+func (m rebuildModel) template() templateModel {
+	return templateModel{
+		TemplateID: m.TemplateID, Image: m.Image, RegistryAuth: m.RegistryAuth, Packages: m.Packages,
+		StartCmd: m.StartCmd, ReadyCmd: m.ReadyCmd, CPUCount: m.CPUCount, MemoryMB: m.MemoryMB, Tags: m.Tags, Candidate: m.Candidate,
+		BaseTemplate: types.StringNull(), Dockerfile: types.StringNull(), RebuildTriggers: types.MapNull(types.StringType),
 	}
-	switch a := m.RegistryAuth; {
-	case a == nil:
-	case !a.AWSAccessKeyID.IsNull():
-		spec.RegistryAuth = &builders.AWSAuth{AccessKeyID: a.AWSAccessKeyID.ValueString(),
-			SecretAccessKey: builders.NewSecret(a.AWSSecretAccessKey.ValueString()), Region: a.AWSRegion.ValueString()}
-	case !a.GCPServiceAccount.IsNull():
-		spec.RegistryAuth = &builders.GCPAuth{ServiceAccountJSON: builders.NewSecret(a.GCPServiceAccount.ValueString())}
-	default:
-		spec.RegistryAuth = &builders.BasicAuth{Username: a.Username.ValueString(), Password: builders.NewSecret(a.Password.ValueString())}
-	}
-	return spec
 }

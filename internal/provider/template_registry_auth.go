@@ -1,40 +1,34 @@
 package provider
 
 import (
-	"context"
 	"slices"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
 
-// registryAuth maps registry_auth onto the core's credential. HCL has an optional object per
-// kind and a secret with a write-only twin, so the two "exactly one" rules only HCL can break are
-// checked here, the one place that maps it, with messages a person can read. (The framework's
-// ExactlyOneOf validators printed path expressions and pointed at the resource line.) Write-only
-// secrets are null in plans, so they come from config, the only place Terraform ever sends them.
-func registryAuth(ctx context.Context, planned, config types.Object) (builders.RegistryAuth, diag.Diagnostics) {
+// registryAuth maps registry_auth onto the core's credential: the resource's and the rebuild
+// action's alike (the action's has no write-only twins). HCL has an optional object per kind and,
+// on the resource, a secret with a write-only twin, so the two "exactly one" rules only HCL can
+// break are checked here, the one place that maps it, with messages a person can read. (The
+// framework's ExactlyOneOf validators printed path expressions and pointed at the resource line.)
+// Write-only secrets are null in plans, so they come from config, the only place Terraform ever
+// sends them.
+func registryAuth(planned, config types.Object) (builders.RegistryAuth, diag.Diagnostics) {
 	if planned.IsNull() || planned.IsUnknown() {
 		return nil, nil
 	}
-	var p, c registryAuthModel
-	diags := planned.As(ctx, &p, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true})
-	if !config.IsNull() && !config.IsUnknown() {
-		diags.Append(config.As(ctx, &c, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true})...)
-	}
-	if diags.HasError() {
-		return nil, diags
-	}
+	var diags diag.Diagnostics
 	// On registry_auth itself: CLIs cannot point into an object literal, and fall back to the resource line.
 	root := path.Root("registry_auth")
 	var kinds []string
-	for kind, set := range map[string]bool{"basic": p.Basic != nil, "aws": p.AWS != nil, "gcp": p.GCP != nil} {
-		if set {
+	for kind, v := range planned.Attributes() {
+		if !v.IsNull() {
 			kinds = append(kinds, kind)
 		}
 	}
@@ -48,11 +42,14 @@ func registryAuth(ctx context.Context, planned, config types.Object) (builders.R
 			"Set exactly one of registry_auth.basic, registry_auth.aws or registry_auth.gcp; got "+got+".")
 		return nil, diags
 	}
-	secret := func(kind, name string, stored, writeOnly types.String) builders.Secret {
+	kind := kinds[0]
+	p, c := kindAttributes(planned, kind), kindAttributes(config, kind)
+	secret := func(name string) builders.Secret {
+		stored, writeOnly := stringAttribute(p, name), stringAttribute(c, name+"_wo")
 		if stored.IsUnknown() || writeOnly.IsUnknown() {
 			return builders.Secret{}
 		}
-		if stored.IsNull() == writeOnly.IsNull() {
+		if _, hasTwin := p[name+"_wo"]; hasTwin && stored.IsNull() == writeOnly.IsNull() {
 			got := "neither"
 			if !stored.IsNull() {
 				got = "both"
@@ -65,23 +62,33 @@ func registryAuth(ctx context.Context, planned, config types.Object) (builders.R
 		}
 		return builders.NewSecret(writeOnly.ValueString())
 	}
-	switch {
-	case p.Basic != nil:
-		return &builders.BasicAuth{Username: p.Basic.Username.ValueString(),
-			Password: secret("basic", "password", p.Basic.Password, writeOnlyOf(c.Basic, func(b *basicAuthModel) types.String { return b.PasswordWO }))}, diags
-	case p.AWS != nil:
-		return &builders.AWSAuth{AccessKeyID: p.AWS.AccessKeyID.ValueString(), Region: p.AWS.Region.ValueString(),
-			SecretAccessKey: secret("aws", "secret_access_key", p.AWS.SecretAccessKey, writeOnlyOf(c.AWS, func(a *awsAuthModel) types.String { return a.SecretAccessKeyWO }))}, diags
+	switch kind {
+	case string(builders.RegistryAuthBasic):
+		return &builders.BasicAuth{Username: stringAttribute(p, "username").ValueString(), Password: secret("password")}, diags
+	case string(builders.RegistryAuthAWS):
+		return &builders.AWSAuth{AccessKeyID: stringAttribute(p, "access_key_id").ValueString(), Region: stringAttribute(p, "region").ValueString(),
+			SecretAccessKey: secret("secret_access_key")}, diags
 	default:
-		return &builders.GCPAuth{ServiceAccountJSON: secret("gcp", "service_account_json", p.GCP.ServiceAccountJSON,
-			writeOnlyOf(c.GCP, func(g *gcpAuthModel) types.String { return g.ServiceAccountJSONWO }))}, diags
+		return &builders.GCPAuth{ServiceAccountJSON: secret("service_account_json")}, diags
 	}
 }
 
-// writeOnlyOf is the write-only twin of a secret in config (null without config).
-func writeOnlyOf[T any](config *T, writeOnly func(*T) types.String) types.String {
-	if config == nil {
-		return types.StringNull()
+// kindAttributes are the attributes of registry_auth's object of one kind (none when absent).
+func kindAttributes(auth types.Object, kind string) map[string]attr.Value {
+	if auth.IsNull() || auth.IsUnknown() {
+		return nil
 	}
-	return writeOnly(config)
+	o, ok := auth.Attributes()[kind].(types.Object)
+	if !ok || o.IsNull() || o.IsUnknown() {
+		return nil
+	}
+	return o.Attributes()
+}
+
+// stringAttribute is the string attribute name of attrs, null when it has none.
+func stringAttribute(attrs map[string]attr.Value, name string) types.String {
+	if s, ok := attrs[name].(types.String); ok {
+		return s
+	}
+	return types.StringNull()
 }

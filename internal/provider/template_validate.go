@@ -32,18 +32,25 @@ func (r *templateResource) ValidateConfig(ctx context.Context, req resource.Vali
 		return // the backend attribute's OneOf validator reports it
 	}
 	validateTimeouts(cfg, resp)
-	spec, unknown, diags := cfg.configuredSpec(ctx)
-	resp.Diagnostics.Append(diags...)
-	for _, problem := range spec.Validate(backend) {
-		if unknown[problem.Field] || unknown[problem.Root()] || slices.ContainsFunc(problem.Reads, func(field string) bool { return unknown[field] }) {
-			continue // a value known only at apply: the rule is checked again then
-		}
-		resp.Diagnostics.AddAttributeError(attributePath(problem), "Invalid "+problem.Field, problem.Error()+".")
-	}
+	checkSpec(ctx, cfg, backend, &resp.Diagnostics)
 	for _, field := range builders.SpecFields {
 		if reason := backend.Ignored[field]; reason != "" && isSet(ctx, req, field) {
 			resp.Diagnostics.AddAttributeWarning(path.Root(field), "Ignored by the "+string(backend.Name)+" backend", field+" is ignored: "+reason+".")
 		}
+	}
+}
+
+// checkSpec reports every problem the core finds in the spec a configuration describes on the
+// attribute at fault, except those that read a value known only at apply (checked again then):
+// the resource's and the rebuild action's rules are the same.
+func checkSpec(ctx context.Context, cfg templateModel, backend *builders.Backend, diags *diag.Diagnostics) {
+	spec, unknown, specDiags := cfg.configuredSpec(ctx)
+	diags.Append(specDiags...)
+	for _, problem := range spec.Validate(backend) {
+		if unknown[problem.Field] || unknown[problem.Root()] || slices.ContainsFunc(problem.Reads, func(field string) bool { return unknown[field] }) {
+			continue
+		}
+		diags.AddAttributeError(attributePath(problem), "Invalid "+problem.Field, problem.Error()+".")
 	}
 }
 

@@ -25,10 +25,15 @@ func configOf(t *testing.T, values map[string]tftypes.Value) tfsdk.Config {
 // configWith is configOf for any resource schema.
 func configWith(t *testing.T, s schema.Schema, values map[string]tftypes.Value) tfsdk.Config {
 	t.Helper()
-	ctx := context.Background()
-	objType, ok := s.Type().TerraformType(ctx).(tftypes.Object)
+	return tfsdk.Config{Schema: s, Raw: objectOf(t, s.Type().TerraformType(context.Background()), values)}
+}
+
+// objectOf is an object of type typ with the given attribute values and every other one null.
+func objectOf(t *testing.T, typ tftypes.Type, values map[string]tftypes.Value) tftypes.Value {
+	t.Helper()
+	objType, ok := typ.(tftypes.Object)
 	if !ok {
-		t.Fatal("schema type is not an object")
+		t.Fatalf("%s is not an object type", typ)
 	}
 	all := map[string]tftypes.Value{}
 	for name, typ := range objType.AttributeTypes {
@@ -37,7 +42,7 @@ func configWith(t *testing.T, s schema.Schema, values map[string]tftypes.Value) 
 	for name, v := range values {
 		all[name] = v
 	}
-	return tfsdk.Config{Schema: s, Raw: tftypes.NewValue(objType, all)}
+	return tftypes.NewValue(objType, all)
 }
 
 func str(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }

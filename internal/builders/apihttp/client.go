@@ -127,23 +127,18 @@ func (c *Client) send(ctx context.Context, r Request, body []byte) (*http.Respon
 	return resp, nil
 }
 
-// read turns a non-2xx answer into an *Error and reads a 2xx one as r asks.
+// read turns a non-2xx answer into an *Error and reads a 2xx one as r asks, every body through
+// one bounded reader (answer.go).
 func (c *Client) read(resp *http.Response, r Request) error {
 	defer Drain(resp)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, MaxErrorBody))
+		body, _ := io.ReadAll(c.body(resp, r, MaxErrorBody)) // what fits is enough to say what went wrong
 		return c.newError(resp, body, r)
 	}
 	if r.Read != nil {
-		return r.Read(resp.Body) // the reader's errors say what went wrong in its own terms
+		return r.Read(c.body(resp, r, MaxStreamBody)) // the reader's errors say what went wrong in its own terms
 	}
-	if r.Out == nil {
-		return nil
-	}
-	if err := json.NewDecoder(resp.Body).Decode(r.Out); err != nil {
-		return fmt.Errorf("%s: %s %s: decoding the answer: %w", c.prefix(), r.Method, r.Path, err)
-	}
-	return nil
+	return c.readJSON(resp, r, r.Out)
 }
 
 func (c *Client) newError(resp *http.Response, body []byte, r Request) *Error {

@@ -22,7 +22,8 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs bui
 	if err != nil {
 		return builders.TemplateBuildResult{}, err
 	}
-	logs := &buildLog{secrets: plan.secrets, progress: obs.Progress}
+	// The API key too: a build's failure reason and log lines are E2B's text, which may quote it.
+	logs := &buildLog{secrets: append(plan.secrets, b.api.APIKey), progress: obs.Progress}
 	logs.add(plan.notes...)
 	if !spec.ForceRebuild {
 		adopted, err := b.awaitInFlight(ctx, spec, logs, obs, plan.startHint())

@@ -90,12 +90,14 @@ func TestResolveErrors(t *testing.T) {
 	}
 }
 
+// A login that fails (an ECR token exchange refused) is the error, with its own stage.
 func TestResolveLoginError(t *testing.T) {
+	reg := imagedigesttest.New(t, user, password)
 	failed := builders.AtStage(builders.StageRegistryAuth, errors.New("ECR token exchange failed"))
 	login := func(context.Context, string, builders.RegistryAuth) (string, builders.Secret, error) {
 		return "", builders.Secret{}, failed
 	}
-	if _, err := (Resolver{Login: login}).Resolve(t.Context(), "127.0.0.1:1/team/app:main", nil); !errors.Is(err, failed) {
+	if _, err := (Resolver{Login: login}).Resolve(t.Context(), reg.Host+"/team/app:main", basicAuth(password)); !errors.Is(err, failed) {
 		t.Fatalf("Resolve error = %v, want the login's", err)
 	}
 }

@@ -28,7 +28,7 @@ type builderSandbox struct {
 // Build makes the template: sandbox from image, packages, snapshot named spec.TemplateID. The
 // builder sandbox is deleted on every path. See the package doc for duplicates.
 func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs builders.Observer) (builders.TemplateBuildResult, error) {
-	logs := &buildLog{secrets: []builders.Secret{b.api.APIKey}}
+	logs := &buildLog{secrets: []builders.Secret{b.api.APIKey}, progress: obs.Progress}
 	logs.warnings(spec)
 	timeout, err := sandboxTimeoutSeconds(ctx, b.maxSandboxTimeout)
 	if err != nil {
@@ -164,13 +164,14 @@ func (b *Builder) failed(ctx context.Context, err error, snap snapshot, logs *bu
 }
 
 // withLogs attaches the build logs to err, keeping its stage (or fallback for a bare error)
-// without nesting a second stage prefix into the detail.
+// without nesting a second stage prefix into the detail. Every failure of Build leaves through
+// here, so this is where its text is scrubbed: a sandbox's status.message is the server's.
 func withLogs(err error, fallback builders.Stage, logs *buildLog) error {
 	var se *builders.StageError
 	if errors.As(err, &se) && se == err {
-		return builders.AtStage(se.Stage, se.Err, logs.lines...)
+		return builders.ScrubError(builders.AtStage(se.Stage, se.Err, logs.lines...), logs.secrets...)
 	}
-	return builders.AtStage(builders.StageOf(err, fallback), err, logs.lines...)
+	return builders.ScrubError(builders.AtStage(builders.StageOf(err, fallback), err, logs.lines...), logs.secrets...)
 }
 
 // deleteBuilderSandbox runs on every path out of Build, before the result is made (so its

@@ -14,9 +14,19 @@ const maxCommandOutputLines = 200
 type buildLog struct {
 	lines   []string
 	secrets []builders.Secret
+	// progress, when set, hears every line as it is added (the build's Observer), so the CLI shows
+	// the build's steps while it runs.
+	progress func(line string)
 }
 
-func (l *buildLog) add(line string)                 { l.lines = append(l.lines, builders.Scrub(line, l.secrets...)) }
+func (l *buildLog) add(line string) {
+	line = builders.Scrub(line, l.secrets...)
+	l.lines = append(l.lines, line)
+	if l.progress != nil {
+		l.progress(line)
+	}
+}
+
 func (l *buildLog) addf(format string, args ...any) { l.add(fmt.Sprintf(format, args...)) }
 
 func (l *buildLog) output(result commandResult) {

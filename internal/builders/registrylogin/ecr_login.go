@@ -16,16 +16,12 @@ import (
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
 
-// ecrLogin exchanges the key pair for an ECR authorization token in the spec's region. For an ECR
-// image the region must match the host's (tokens are regional). The request names no registry:
-// ECR deprecated registryIds, as a token opens every registry of the region the caller may pull from.
-func (e Exchanger) ecrLogin(ctx context.Context, image string, auth *builders.AWSAuth) (string, builders.Secret, error) {
+// ecrLogin exchanges the key pair for an ECR authorization token in the spec's region (Login has
+// checked that image is in an ECR registry of that region: tokens are regional). The request
+// names no registry: ECR deprecated registryIds, as a token opens every registry of the region
+// the caller may pull from.
+func (e Exchanger) ecrLogin(ctx context.Context, auth *builders.AWSAuth) (string, builders.Secret, error) {
 	region := strings.TrimSpace(auth.Region)
-	if registry, ok := parseECRRegistry(image); ok && registry.region != region {
-		return "", builders.Secret{}, builders.AtStage(builders.StageValidation, fmt.Errorf(
-			"registry_auth.aws.region: is %q but the image is in an ECR registry in %q; ECR tokens are regional, set region = %q",
-			region, registry.region, registry.region))
-	}
 	client, err := e.ecrClient(ctx, auth, region)
 	if err != nil {
 		return "", builders.Secret{}, registryAuthError(err, auth.SecretAccessKey)

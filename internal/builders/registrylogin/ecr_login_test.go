@@ -75,15 +75,15 @@ func TestECRLoginEndpointSources(t *testing.T) {
 	}
 }
 
-func TestECRLoginDefaultRegistryForOtherHosts(t *testing.T) {
+// An ECR token goes only to the ECR registry it is for: for an image on any other registry no
+// token is minted at all, and the error names the host it would have gone to.
+func TestECRLoginOnlyForECRRegistries(t *testing.T) {
 	isolateAWS(t)
 	e := newECR(t)
-	user, _, err := Exchanger{AWSBaseEndpoint: e.URL}.Login(t.Context(), "registry.example.com/app:1", awsAuth(specKeyID, specSecret, "us-east-2"))
-	if err != nil || user != "AWS" {
-		t.Fatalf("login = %q, %v", user, err)
-	}
-	if got := e.Requests()[0]; got.Region != "us-east-2" || strings.Contains(got.Body, "registryIds") {
-		t.Errorf("request %+v: want the spec region and the default registry", got)
+	_, _, err := Exchanger{AWSBaseEndpoint: e.URL}.Login(t.Context(), "registry.example.com/app:1", awsAuth(specKeyID, specSecret, "us-east-2"))
+	buildertest.AssertStage(t, err, builders.StageValidation, "registry_auth.aws: is an Amazon ECR login, but image is on registry.example.com")
+	if n := len(e.Requests()); n != 0 {
+		t.Errorf("%d requests reached ECR for an image on another registry, want none", n)
 	}
 }
 

@@ -1,8 +1,6 @@
 package registrylogin
 
 import (
-	"errors"
-
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
 
@@ -15,12 +13,8 @@ type causedError struct {
 func (e *causedError) Error() string { return e.msg }
 func (e *causedError) Unwrap() error { return e.cause }
 
-// registryAuthError places err at REGISTRY_AUTH (unless it has a stage) after passing its text
-// through builders.Scrub, so none of the secrets shows in it in any encoding. A message that had to be scrubbed loses its cause, whose text leaks too.
+// registryAuthError places err at REGISTRY_AUTH (unless it has a stage) after scrubbing its text
+// (builders.ScrubError), so none of the secrets shows in it in any encoding.
 func registryAuthError(err error, secrets ...builders.Secret) error {
-	msg := err.Error()
-	if scrubbed := builders.Scrub(msg, secrets...); scrubbed != msg {
-		err = errors.New(scrubbed)
-	}
-	return builders.AtStageIfBare(builders.StageRegistryAuth, err)
+	return builders.AtStageIfBare(builders.StageRegistryAuth, builders.ScrubError(err, secrets...))
 }

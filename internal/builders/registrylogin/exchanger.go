@@ -23,12 +23,12 @@ type Exchanger struct {
 //
 // It is a builders.RegistryLoginFunc.
 func (e Exchanger) Login(ctx context.Context, image string, auth builders.RegistryAuth) (username string, password builders.Secret, err error) {
-	if err := builders.ValidateRegistryAuth(auth).Err(); err != nil {
+	if err := builders.ValidateRegistryAuth(auth, image).Err(); err != nil {
 		return "", builders.Secret{}, builders.AtStage(builders.StageValidation, err)
 	}
 	switch auth := auth.(type) {
 	case *builders.AWSAuth:
-		return e.ecrLogin(ctx, image, auth)
+		return e.ecrLogin(ctx, auth)
 	case *builders.GCPAuth:
 		return e.gcpLogin(ctx, auth)
 	case *builders.BasicAuth:

@@ -14,7 +14,9 @@ import (
 )
 
 const (
-	cloudPlatformScope = "https://www.googleapis.com/auth/cloud-platform"
+	// imageReadScope is the narrowest scope that reads images from Artifact Registry and
+	// Container Registry (served by Artifact Registry): a token that leaks can change nothing.
+	imageReadScope = "https://www.googleapis.com/auth/cloud-platform.read-only"
 	// gcpAccessTokenUser is the username Artifact Registry and Container Registry expect with an
 	// OAuth2 access token as the password.
 	gcpAccessTokenUser = "oauth2accesstoken"
@@ -29,7 +31,7 @@ func (e Exchanger) gcpLogin(ctx context.Context, auth *builders.GCPAuth) (string
 	secrets := keySecrets(key)
 	client, recorder := recordingClient(e.HTTPClient)
 	ctx = context.WithValue(ctx, oauth2.HTTPClient, client)
-	creds, err := google.CredentialsFromJSONWithType(ctx, []byte(key.Reveal()), google.ServiceAccount, cloudPlatformScope)
+	creds, err := google.CredentialsFromJSONWithType(ctx, []byte(key.Reveal()), google.ServiceAccount, imageReadScope)
 	if err != nil {
 		return "", builders.Secret{}, registryAuthError(fmt.Errorf("registry_auth.gcp.service_account_json: not a usable service account key: %w", err), secrets...)
 	}

@@ -45,7 +45,7 @@ func TestGCPLoginExchangesTheKey(t *testing.T) {
 			if len(issued) != 1 || user != "oauth2accesstoken" || pass.Reveal() != issued[0].AccessToken {
 				t.Fatalf("login %q / %q, issued %+v: want oauth2accesstoken and the issued token", user, pass.Reveal(), issued)
 			}
-			if issued[0].Scope != googleemu.CloudPlatformScope {
+			if issued[0].Scope != googleemu.CloudPlatformReadOnlyScope { // the narrowest that reads images
 				t.Errorf("scope %q", issued[0].Scope)
 			}
 			if transport.requests.Load() != 1 {

@@ -12,10 +12,13 @@ func (e *Emulator) admit(r *http.Request, service, operation string, body []byte
 	claimed, _ := parseSigV4(r.Header.Get("Authorization")) // recorded even when refused
 	req := Request{Operation: operation, Method: r.Method, Path: r.URL.Path, Body: string(body),
 		AccessKeyID: claimed.accessKeyID, Region: claimed.region, Service: claimed.service}
+	_, apiErr := e.authenticate(r, body, service)
+	if apiErr != nil {
+		req.Body = "" // the body of a request anyone could send is not kept
+	}
 	if fault := e.takeFault(operation); fault != nil {
 		return req, fault.apiError(awsJSON, body)
 	}
-	_, apiErr := e.authenticate(r, body, service)
 	return req, apiErr
 }
 

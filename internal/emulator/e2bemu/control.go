@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 )
@@ -74,6 +75,9 @@ var controls = map[string]control{
 		latency, err2 := optionalDuration(c.Latency)
 		if err1 != nil || err2 != nil || c.Rate < 0 || c.Rate > 1 {
 			return "rate must be 0..1, retry_after and latency Go durations such as \"1s\""
+		}
+		if slices.ContainsFunc(c.Status, func(status int) bool { return status < 400 || status > 599 }) {
+			return "status must list error statuses (4xx or 5xx)"
 		}
 		s.SetFaults(Faults{Rate: c.Rate, Seed: c.Seed, Status: c.Status, RetryAfter: retryAfter, Latency: latency})
 		return ""

@@ -58,7 +58,8 @@ type BuildInfo struct {
 	HasStart bool   `json:"has_start"`
 }
 
-func (s *Server) record(r *http.Request) []byte {
+// record keeps r, with its body only when keepBody, and returns the body.
+func (s *Server) record(r *http.Request, keepBody bool) []byte {
 	body, _ := io.ReadAll(r.Body)
 	header := r.Header.Clone()
 	if header.Get("X-API-Key") != "" {
@@ -66,7 +67,11 @@ func (s *Server) record(r *http.Request) []byte {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(), Header: header, Body: body})
+	kept := body
+	if !keepBody {
+		kept = nil
+	}
+	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(), Header: header, Body: kept})
 	return body
 }
 

@@ -114,7 +114,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveControl(w, r)
 		return
 	}
-	body := s.record(r)
+	key := r.Header.Get("X-API-Key")
+	authorized := key != "" && (s.opts.APIKey == "" || key == s.opts.APIKey)
+	body := s.record(r, authorized) // the body of a request anyone could send is not kept
 	r.Body = readCloser(body)
 	s.mu.Lock()
 	echo := s.echoBodies
@@ -125,7 +127,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.injectFault(w, r) {
 		return
 	}
-	if key := r.Header.Get("X-API-Key"); key == "" || (s.opts.APIKey != "" && key != s.opts.APIKey) {
+	if !authorized {
 		writeError(w, http.StatusUnauthorized, "Invalid API key, please visit https://e2b.dev/docs to get your API key")
 		return
 	}

@@ -10,8 +10,13 @@ import (
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/serve"
 )
 
-// CloudPlatformScope is the scope every assertion must request.
-const CloudPlatformScope = "https://www.googleapis.com/auth/cloud-platform"
+// Scopes that read images from Artifact Registry and Container Registry, the ones the token
+// endpoint grants; like Google's, it refuses a scope it does not know (invalid_scope).
+const (
+	CloudPlatformScope         = "https://www.googleapis.com/auth/cloud-platform"
+	CloudPlatformReadOnlyScope = "https://www.googleapis.com/auth/cloud-platform.read-only"
+	StorageReadOnlyScope       = "https://www.googleapis.com/auth/devstorage.read_only"
+)
 
 // tokenPath is where the token endpoint is served; key files put it in token_uri.
 const tokenPath = "/token"

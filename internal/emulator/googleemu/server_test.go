@@ -54,7 +54,7 @@ func TestRejectsBadAssertions(t *testing.T) {
 		{"someone else's key id", KeyWithField(t, first, "private_key", KeyField(t, second, "private_key")), []string{CloudPlatformScope}, "Invalid JWT Signature."},
 		{"signature by the wrong key", KeyWithField(t, KeyWithField(t, first, "private_key", KeyField(t, second, "private_key")), "private_key_id", ""),
 			[]string{CloudPlatformScope}, "Invalid JWT Signature."},
-		{"wrong scope", first, []string{"https://www.googleapis.com/auth/devstorage.read_only"}, "invalid_scope"},
+		{"unknown scope", first, []string{"https://www.googleapis.com/auth/not-a-scope"}, "invalid_scope"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

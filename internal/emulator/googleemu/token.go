@@ -101,7 +101,9 @@ func (s *Server) verifyAssertion(assertion string) (email, scope string, _ *oaut
 	}
 	email, _ = claims.GetIssuer()
 	scope, _ = claims["scope"].(string)
-	if !slices.Contains(strings.Fields(scope), CloudPlatformScope) {
+	if scopes := strings.Fields(scope); len(scopes) == 0 || slices.ContainsFunc(scopes, func(s string) bool {
+		return s != CloudPlatformScope && s != CloudPlatformReadOnlyScope && s != StorageReadOnlyScope
+	}) {
 		return "", "", &oauthError{http.StatusBadRequest, "invalid_scope", "Invalid OAuth scope or ID token audience provided."}
 	}
 	return email, scope, nil

@@ -43,8 +43,8 @@ func (s *Server) controlRoutes() {
 		if !decodeControl(w, r, &f) {
 			return
 		}
-		if f.Status < 400 || f.Count < 1 {
-			writeError(w, http.StatusBadRequest, "EMULATOR::INVALID_FAULT", "a fault needs status >= 400 and count >= 1")
+		if f.Status < 400 || f.Status > 599 || f.Count < 1 {
+			writeError(w, http.StatusBadRequest, "EMULATOR::INVALID_FAULT", "a fault needs an error status (4xx or 5xx) and count >= 1")
 			return
 		}
 		s.InjectFault(f)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"strings"
 )
 
 // Request is one request as the emulator received it.
@@ -15,14 +16,34 @@ type Request struct {
 	Body   []byte
 }
 
-// record keeps r and returns its body (r.Body is replaced, so handlers can still read it).
+// record keeps r and returns its body (r.Body is replaced, so handlers can still read it). The
+// body is kept only of a request that carries its credential: anyone can send the others.
 func (s *Server) record(r *http.Request) []byte {
 	body, _ := io.ReadAll(r.Body)
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body})
+	kept := body
+	if !s.carriesCredential(r) {
+		kept = nil
+	}
+	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: kept})
 	return body
+}
+
+// carriesCredential tells whether r has the API key (when one is set) or, for a sandbox's execd,
+// that sandbox's access token. Callers hold mu.
+func (s *Server) carriesCredential(r *http.Request) bool {
+	if id, ok := strings.CutPrefix(r.URL.Path, "/execd/"); ok {
+		id, _, _ = strings.Cut(id, "/")
+		for _, sb := range s.sandboxes {
+			if sb.ID == id {
+				return r.Header.Get(ExecdTokenHeader) == sb.accessToken
+			}
+		}
+		return false
+	}
+	return s.opts.APIKey == "" || r.Header.Get("OPEN-SANDBOX-API-KEY") == s.opts.APIKey
 }
 
 // Requests returns every request received so far, in order.

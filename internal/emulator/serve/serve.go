@@ -17,13 +17,13 @@ type Server struct {
 	http *http.Server
 }
 
-// Start serves h on addr (for example "127.0.0.1:0") until Close.
+// Start serves h on addr (for example "127.0.0.1:0") until Close, through guard.
 func Start(addr string, h http.Handler) (*Server, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{URL: "http://" + ln.Addr().String(), http: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}}
+	s := &Server{URL: "http://" + ln.Addr().String(), http: &http.Server{Handler: guard(hostname(ln.Addr().String()), h), ReadHeaderTimeout: 10 * time.Second}}
 	go func() { _ = s.http.Serve(ln) }() // ends with http.ErrServerClosed on Close
 	return s, nil
 }
@@ -39,10 +39,10 @@ func (s *Server) Close() error {
 	return s.http.Shutdown(ctx)
 }
 
-// ForTest serves h on 127.0.0.1 until the test ends and returns its URL.
+// ForTest serves h on 127.0.0.1 until the test ends, through guard, and returns its URL.
 func ForTest(t testing.TB, h http.Handler) string {
 	t.Helper()
-	srv := httptest.NewServer(h)
+	srv := httptest.NewServer(guard("127.0.0.1", h))
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
