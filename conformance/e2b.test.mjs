@@ -12,6 +12,8 @@ import {
   BuildError,
   ConnectionConfig,
   RateLimitError,
+  Sandbox,
+  SandboxError,
   Template,
   TemplateError,
   waitForPort,
@@ -100,6 +102,52 @@ test("tags: assign from name:tag, list, remove; the default tag cannot be remove
     (err) => err instanceof TemplateError && /^400: Cannot delete the 'default' tag/.test(err.message));
   await assert.rejects(Template.assignTags("conf-py:nope", "x"),
     (err) => err instanceof TemplateError && err.message.startsWith("404: "));
+});
+
+// startedFrom starts a sandbox from ref with the SDK, asks the emulator which build it started from,
+// and kills it (running sandboxes keep a template from being deleted).
+async function startedFrom(ref) {
+  const sandbox = await Sandbox.create(ref);
+  const { build_id: buildId } = await control("GET", `sandboxes/${sandbox.sandboxId}`);
+  assert.equal(await Sandbox.kill(sandbox.sandboxId), true);
+  return buildId;
+}
+
+test("versions: a candidate built under its own tags, promoted and rolled back by tags; what Sandbox.create starts", async () => {
+  const live = await Template.build(Template().fromImage("python:3.12-slim"), "conf-ver");
+  const candidate = await Template.build(Template().fromImage("python:3.12-slim").pipInstall(["requests"]), "conf-ver",
+    { tags: ["git-abc", "cand"] });
+  assert.deepEqual(candidate.tags.toSorted(), ["cand", "git-abc"]); // tags sent: no default
+  assert.equal(await startedFrom("conf-ver"), live.buildId, "the plain name keeps the live build");
+  assert.equal(await startedFrom("conf-ver:git-abc"), candidate.buildId);
+  assert.equal(await startedFrom(`conf-ver:${candidate.buildId}`), candidate.buildId, "name:<build id> names exactly that build");
+
+  await Template.assignTags(`conf-ver:${candidate.buildId}`, "prod"); // promotion
+  assert.equal(await startedFrom("conf-ver:prod"), candidate.buildId);
+  assert.equal(await startedFrom("conf-ver"), live.buildId);
+  const rollback = await Template.assignTags(`conf-ver:${live.buildId}`, "prod");
+  assert.equal(rollback.buildId, live.buildId);
+  assert.equal(await startedFrom("conf-ver:prod"), live.buildId);
+  assert.equal((await Template.getTags("conf-ver")).find((t) => t.tag === "prod").buildId, live.buildId);
+
+  await Template.removeTags("conf-ver", "prod");
+  await assert.rejects(Sandbox.create("conf-ver:prod"),
+    (err) => err instanceof SandboxError && err.message === "404: tag 'prod' does not exist for template 'emulator/conf-ver'");
+  assert.equal(await startedFrom(`conf-ver:${candidate.buildId}`), candidate.buildId, "removing a tag leaves the builds");
+});
+
+test("@e2b/cli template list names the build the plain name starts", async () => {
+  const { execFile } = await import("node:child_process");
+  const { createRequire } = await import("node:module");
+  const cli = path.join(path.dirname(createRequire(import.meta.url).resolve("@e2b/cli/package.json")), "dist", "index.js");
+  const live = await Template.build(Template().fromImage("python:3.12-slim"), "conf-listed");
+  await Template.build(Template().fromImage("python:3.12-slim").pipInstall(["requests"]), "conf-listed", { tags: ["cand"] });
+  const out = await new Promise((resolve, reject) => {
+    execFile(process.execPath, [cli, "template", "list", "--format", "json"], { env: process.env, timeout: 60_000 },
+      (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)));
+  });
+  const listed = JSON.parse(out.slice(out.indexOf("["))).find((t) => t.aliases.includes("conf-listed"));
+  assert.equal(listed?.buildID, live.buildId, out);
 });
 
 test("the code-interpreter start script fails a build on python:3.12-slim as on E2B", async () => {

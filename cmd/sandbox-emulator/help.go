@@ -60,7 +60,8 @@ var controls = []backendControls{
 		{"POST", "fail-requests", `{"count":1,"status":503}`, `the next count API requests answer status (429 with Retry-After: 1)`},
 		{"POST", "faults", `{"rate":0.2,"seed":1,"status":[500,429],"retry_after":"1s","latency":"100ms"}`,
 			`a share of API requests fails (statuses in turn), every request is slowed; {} clears`},
-	}, note: `Also PUT /_emulator/uploads/...: where GET /templates/{id}/files/{hash} sends the SDK's uploads.`},
+	}, note: `Also PUT /_emulator/uploads/...: where GET /templates/{id}/files/{hash} sends the SDK's uploads; ` +
+		`GET /_emulator/sandboxes/{id}: the template and build a sandbox (POST /sandboxes) started from.`},
 	{backend: "OpenSandbox", setting: "OPEN_SANDBOX_DOMAIN", scheme: "http://", endpoints: []control{
 		{"PUT", "settings", `{"ignoreSnapshotNameFilter":true,"maxSandboxTimeoutSeconds":3600}`,
 			`an old server that ignores GET /snapshots?name=; the server's sandbox timeout cap (0: none); answers all settings`},

@@ -40,6 +40,8 @@ type Backend struct {
 	// SandboxEntrypoint is what a consumer passes as entrypoint when starting a sandbox from the
 	// template, for a start_cmd (nil: the backend has no such notion).
 	SandboxEntrypoint func(startCmd *string) []string
+	// Tags are the rules of its build tags (nil: it has none).
+	Tags *TagRules
 }
 
 // Builds tells whether the backend builds templates (Bedrock only refers to existing ones).

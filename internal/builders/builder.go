@@ -39,8 +39,10 @@ type BuildTimeoutChecker interface {
 // refresh notices when the template serves a build the resource did not make (another
 // configuration, or a manual build, replaced it).
 type ServingChecker interface {
-	// Serving returns the id of the build sandboxes of templateID start from, "" when none (gone, or
-	// no ready build). recorded is the build the caller last made or adopted: while it is still
-	// served, a backend may tell with fewer requests.
-	Serving(ctx context.Context, templateID, recorded string) (string, error)
+	// Serving returns the id of the build the caller's consumers start sandboxes from, "" when none
+	// (gone, or no ready build): the plain template name's, or, for a candidate (TemplateSpec.
+	// Candidate), the recorded build itself, which only its own reference starts. recorded is the
+	// build the caller last made or adopted: while it is still served, a backend may tell with fewer
+	// requests.
+	Serving(ctx context.Context, templateID string, candidate bool, recorded string) (string, error)
 }

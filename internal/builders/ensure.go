@@ -62,19 +62,18 @@ func Ensure(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) Tem
 	return failed(err, StageTemplateBuild)
 }
 
-// adoptable tells whether the template is usable and, when the backend records build inputs,
-// whether the build it serves (returned) was made from spec's.
+// adoptable tells whether the template is usable for spec's consumers and, when the backend records
+// build inputs, whether the build they start (returned) was made from spec's: that backend tells
+// both at once (a candidate is usable by a build of its own inputs, whatever the plain name serves).
 func adoptable(ctx context.Context, b Builder, spec TemplateSpec) (verdict InputsVerdict, usable bool, served string, err error) {
-	if usable, err = isUsable(ctx, b, spec.TemplateID); err != nil || !usable {
-		return InputsUnknown, usable, "", err
-	}
 	checker, ok := b.(InputsChecker)
 	if !ok {
-		return InputsUnknown, true, "", nil
+		usable, err = isUsable(ctx, b, spec.TemplateID)
+		return InputsUnknown, usable, "", err
 	}
 	defer recoverAsError(&err)
-	verdict, served, err = checker.BuiltFrom(ctx, spec.TemplateID, spec.Fingerprint())
-	return verdict, true, served, AtStageIfBare(StageTemplateLookup, err)
+	verdict, served, err = checker.BuiltFrom(ctx, spec)
+	return verdict, served != "", served, AtStageIfBare(StageTemplateLookup, err)
 }
 
 // validate checks spec against the backend before any request is made. Unset sizing stays zero:

@@ -243,8 +243,11 @@ type checkingFake struct {
 	asked    int
 }
 
-func (c *checkingFake) BuiltFrom(context.Context, string, string) (InputsVerdict, string, error) {
+func (c *checkingFake) BuiltFrom(ctx context.Context, spec TemplateSpec) (InputsVerdict, string, error) {
 	c.asked++
+	if usable, err := c.IsUsable(ctx, spec.TemplateID); !usable || err != nil {
+		return InputsDiffer, "", err // nothing serves it: BuiltFrom tells usability too
+	}
 	return c.verdicts[min(c.asked-1, len(c.verdicts)-1)], "build-" + string(rune('0'+c.asked)), nil
 }
 

@@ -39,7 +39,8 @@ const (
 
 // InputsChecker is a Builder that records Fingerprint with each build and can read it back.
 type InputsChecker interface {
-	// BuiltFrom compares fingerprint with the one recorded on the build the template serves, and
-	// returns that build's id ("" when none is served).
-	BuiltFrom(ctx context.Context, templateID, fingerprint string) (verdict InputsVerdict, served string, err error)
+	// BuiltFrom compares spec's Fingerprint with the one recorded on the build spec's consumers
+	// start (the plain template name's; a candidate's: a ready build of these inputs), and returns
+	// that build's id, "" when there is none: the template is then not usable for spec.
+	BuiltFrom(ctx context.Context, spec TemplateSpec) (verdict InputsVerdict, served string, err error)
 }

@@ -11,6 +11,8 @@ var notBuildInputs = map[string]string{
 	"TemplateID":   "names the template, it is not built into it",
 	"RegistryAuth": "credentials: rotating them must not rebuild",
 	"ForceRebuild": "a flag for this run, not an input of the build",
+	"Tags":         "names of the build, not what it is made of: builds with other tags are the same bits",
+	"Candidate":    "whether the plain template name starts the build, not what the build makes",
 }
 
 // TestFingerprintCoversEveryBuildInput sets each field of TemplateSpec in turn: every build input

@@ -40,6 +40,12 @@ type TemplateSpec struct {
 	RebuildTriggers map[string]string
 
 	ForceRebuild bool
+
+	// Tags are extra tags every build gets (a release, a git SHA), where the backend has tags.
+	Tags []string
+	// Candidate builds do not go live: they get Tags and not the tag the plain template name
+	// resolves to, so consumers of the name keep the build they had (TagRules.Live).
+	Candidate bool
 }
 
 // StartCommand returns the start command to use: the spec's own, or backendDefault when the spec
@@ -90,6 +96,7 @@ func (s TemplateSpec) Validate(b *Backend) FieldErrors {
 			errs = append(errs, FieldError{Field: fmt.Sprintf("packages[%d]", i), Message: problem})
 		}
 	}
+	errs = append(errs, s.validateTags(b)...)
 	startCmd, _ := s.StartCommand("")
 	for _, cmd := range []struct{ field, value string }{{"start_cmd", startCmd}, {"ready_cmd", s.ReadyCmd}} {
 		if strings.ContainsRune(cmd.value, 0) {

@@ -6,7 +6,10 @@ import "testing"
 // emulator, configured by nothing but the printed settings: Template.build with pipInstall, copy,
 // setStartCmd, skipCache and name:tag, Template.exists, tags, delete (the SDK's API client and
 // @e2b/cli), and builds that fail as they do on E2B's real server: a base template that cannot be
-// used, the orchestrator's pull failures, an empty fromImage, the team's sizing maxima.
+// used, the orchestrator's pull failures, an empty fromImage, the team's sizing maxima. Versions:
+// Template.build with tags (a candidate), assignTags (promotion, rollback), getTags, removeTags,
+// and the build Sandbox.create of "name", "name:tag" and "name:<build id>" starts; @e2b/cli
+// template list names the build the plain name starts.
 func TestE2BJavaScriptSDK(t *testing.T) {
 	const key = "e2b_0123456789abcdef0123456789abcdef01234567"
 	settings := startEmulator(t, []string{"E2B_API_URL", "E2B_API_KEY"}, "-api-key", key)

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -194,5 +195,30 @@ action "sandbox_template_rebuild" "py" {
 			t.Fatalf("the CLI output lacks the progress message %q after the ones before it:\n%s", progress, out)
 		}
 		rest = rest[i+len(progress):]
+	}
+}
+
+// TestRebuildActionOfACandidate: a rebuild with candidate = true registers its build without
+// `default`, so the plain name keeps the build it had, and with the action's tags.
+func TestRebuildActionOfACandidate(t *testing.T) {
+	c := newCLI(t)
+	c.skipBelow114("actions")
+	emu, provider := newE2B(t)
+	emu.SeedReadyTemplate("py")
+	c.write("main.tf", provider+strings.Replace(rebuildPy, `start_cmd   = ""`, `start_cmd   = ""
+    candidate   = true
+    tags        = ["git-abc"]`, 1))
+
+	out, err := c.run("apply", "-invoke=action.sandbox_template_rebuild.py", "-auto-approve", "-input=false", "-no-color")
+	if err != nil {
+		t.Fatalf("apply -invoke: %v\n%s", err, out)
+	}
+	info, _ := emu.Template("py")
+	rebuilt := info.Builds[len(info.Builds)-1]
+	if rebuilt.Status != "ready" || slices.Contains(rebuilt.Tags, "default") || !slices.Contains(rebuilt.Tags, "git-abc") {
+		t.Errorf("the candidate's rebuild = %+v, want ready, tagged git-abc and not default", rebuilt)
+	}
+	if !slices.Contains(info.ReadyTags, "default") || info.Builds[0].BuildID == rebuilt.BuildID {
+		t.Errorf("template = %+v, want default still on the seeded build", info)
 	}
 }

@@ -70,12 +70,12 @@ func (p *sandboxProvider) Configure(ctx context.Context, req provider.ConfigureR
 }
 
 func (p *sandboxProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{newTemplateResource}
+	return []func() resource.Resource{newTemplateResource, newTemplateTagResource}
 }
 
 // ListResources serve `terraform query` (Terraform >= 1.14).
 func (p *sandboxProvider) ListResources(context.Context) []func() list.ListResource {
-	return []func() list.ListResource{newTemplateListResource}
+	return []func() list.ListResource{newTemplateListResource, newTemplateTagListResource}
 }
 
 // Actions are invoked with `terraform apply -invoke` or an action_trigger (Terraform >= 1.14).

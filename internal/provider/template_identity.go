@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 )
 
@@ -67,5 +68,6 @@ func setImportedAttributes(ctx context.Context, s attributeSetter, backend, temp
 	diags.Append(s.SetAttribute(ctx, path.Root("id"), templateID)...)
 	diags.Append(s.SetAttribute(ctx, path.Root("force_rebuild"), false)...)
 	diags.Append(s.SetAttribute(ctx, path.Root("keep_remotely"), false)...)
+	diags.Append(s.SetAttribute(ctx, path.Root(builders.FieldCandidate), false)...)
 	return diags
 }

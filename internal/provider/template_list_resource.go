@@ -58,31 +58,17 @@ func (r *templateListResource) Configure(_ context.Context, req resource.Configu
 func (r *templateListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var cfg templateListConfig
 	diags := req.Config.Get(ctx, &cfg)
-	if diags.HasError() {
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
-		return
+	var names []string
+	if !diags.HasError() {
+		names, diags = r.names(ctx, cfg)
 	}
-	names, diags := r.names(ctx, cfg)
-	if diags.HasError() {
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
-		return
-	}
-	stream.Results = func(push func(list.ListResult) bool) {
-		for i, name := range names {
-			if req.Limit > 0 && int64(i) >= req.Limit {
-				return
-			}
-			result := req.NewListResult(ctx)
-			result.DisplayName = name
-			result.Diagnostics.Append(setIdentity(ctx, result.Identity, cfg.Backend, types.StringValue(name))...)
-			if req.IncludeResource {
-				result.Diagnostics.Append(setImportedAttributes(ctx, result.Resource, cfg.Backend.ValueString(), name)...)
-			}
-			if !push(result) {
-				return
-			}
+	streamResults(ctx, req, stream, names, diags, func(result *list.ListResult, name string) {
+		result.DisplayName = name
+		result.Diagnostics.Append(setIdentity(ctx, result.Identity, cfg.Backend, types.StringValue(name))...)
+		if req.IncludeResource {
+			result.Diagnostics.Append(setImportedAttributes(ctx, result.Resource, cfg.Backend.ValueString(), name)...)
 		}
-	}
+	})
 }
 
 func (r *templateListResource) names(ctx context.Context, cfg templateListConfig) ([]string, diag.Diagnostics) {

@@ -38,6 +38,8 @@ type templateModel struct {
 	KeepRemotely    types.Bool     `tfsdk:"keep_remotely"`
 	RebuildTriggers types.Map      `tfsdk:"rebuild_triggers"`
 	Timeouts        timeouts.Value `tfsdk:"timeouts"`
+	Tags            types.Set      `tfsdk:"tags"`
+	Candidate       types.Bool     `tfsdk:"candidate"`
 
 	TemplateRef types.Object `tfsdk:"template_ref"`
 	Status      types.String `tfsdk:"status"`
@@ -46,6 +48,7 @@ type templateModel struct {
 	Logs        types.List   `tfsdk:"logs"`
 	LastBuiltAt types.String `tfsdk:"last_built_at"`
 	BuildID     types.String `tfsdk:"build_id"`
+	BuildRef    types.Object `tfsdk:"build_ref"`
 
 	ImageDigest      types.String `tfsdk:"image_digest"`
 	ImageDigestCheck types.String `tfsdk:"image_digest_check"`
@@ -74,6 +77,7 @@ func (m templateModel) spec(ctx context.Context, config templateModel) (builders
 	if !m.RebuildTriggers.IsNull() && !m.RebuildTriggers.IsUnknown() {
 		diags.Append(m.RebuildTriggers.ElementsAs(ctx, &spec.RebuildTriggers, false)...)
 	}
+	diags.Append(m.tagSpec(ctx, &spec)...)
 	auth, authDiags := registryAuth(m.RegistryAuth, config.RegistryAuth)
 	diags.Append(authDiags...)
 	spec.RegistryAuth = auth
@@ -98,19 +102,23 @@ func (m *templateModel) setResult(result builders.TemplateBuildResult, at time.T
 	if result.BuildID != "" {
 		m.BuildID = types.StringValue(result.BuildID)
 	}
+	m.BuildRef = buildRefValue(m.Backend, m.TemplateID, result.BuildID)
 	m.TemplateRef = templateRefValue(result.TemplateRef)
 	m.SandboxEntrypoint = sandboxEntrypointValue(m.Backend, m.StartCmd)
 }
 
 // resultAttributes are what a build sets: unknown in a plan that rebuilds.
-var resultAttributes = []string{"status", "detail", "stage", "logs", "last_built_at", "build_id"}
+var resultAttributes = []string{"status", "detail", "stage", "logs", "last_built_at", "build_id", "build_ref"}
 
 // planRebuild marks what a build sets as known only after apply.
 func planRebuild(ctx context.Context, resp *resource.ModifyPlanResponse) {
 	for _, name := range resultAttributes {
 		var unknown attr.Value = types.StringUnknown()
-		if name == "logs" {
+		switch name {
+		case "logs":
 			unknown = types.ListUnknown(types.StringType)
+		case "build_ref":
+			unknown = types.ObjectUnknown(templateRefAttrTypes)
 		}
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), unknown)...)
 	}
@@ -128,7 +136,8 @@ func (m *templateModel) setPending(ref builders.TemplateRef, at time.Time) {
 func (m templateModel) setResultAttributes(ctx context.Context, s attributeSetter) diag.Diagnostics {
 	var diags diag.Diagnostics
 	for name, value := range map[string]any{"status": m.Status, "detail": m.Detail, "stage": m.Stage, "logs": m.Logs,
-		"last_built_at": m.LastBuiltAt, "build_id": m.BuildID, "template_ref": m.TemplateRef, "sandbox_entrypoint": m.SandboxEntrypoint} {
+		"last_built_at": m.LastBuiltAt, "build_id": m.BuildID, "build_ref": m.BuildRef, "template_ref": m.TemplateRef,
+		"sandbox_entrypoint": m.SandboxEntrypoint} {
 		diags.Append(s.SetAttribute(ctx, path.Root(name), value)...)
 	}
 	return diags

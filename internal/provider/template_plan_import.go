@@ -22,7 +22,7 @@ func adoptsImport(ctx context.Context, b builders.Builder, plan templateModel, r
 	if diags.HasError() || plan.Image.IsUnknown() {
 		return true // unknown inputs: nothing to compare yet
 	}
-	verdict, _, err := checker.BuiltFrom(ctx, spec.TemplateID, spec.Fingerprint())
+	verdict, _, err := checker.BuiltFrom(ctx, spec)
 	switch {
 	case err != nil:
 		resp.Diagnostics.AddWarning("Imported template's inputs not checked", err.Error()+": the configured inputs are adopted as they are.")

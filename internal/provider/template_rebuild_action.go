@@ -40,6 +40,8 @@ type rebuildModel struct {
 	ReadyCmd     types.String `tfsdk:"ready_cmd"`
 	CPUCount     types.Int64  `tfsdk:"cpu_count"`
 	MemoryMB     types.Int64  `tfsdk:"memory_mb"`
+	Tags         types.Set    `tfsdk:"tags"`
+	Candidate    types.Bool   `tfsdk:"candidate"`
 	Timeout      types.String `tfsdk:"timeout"`
 }
 
@@ -94,6 +96,11 @@ func (a *templateRebuildAction) Schema(_ context.Context, _ action.SchemaRequest
 			"cpu_count": actionschema.Int64Attribute{Optional: true, MarkdownDescription: "vCPUs per sandbox" + usedBy("cpu_count") + "."},
 			"memory_mb": actionschema.Int64Attribute{Optional: true, MarkdownDescription: "Memory per sandbox in MiB" + usedBy("memory_mb") + "."},
 			"timeout":   str("How long the rebuild may take, e.g. `45m`. Default `" + defaultUpdateTimeout + "`."),
+			builders.FieldTags: actionschema.SetAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "Extra tags the build gets" + onlyTagging() + ", as the resource's `tags`."},
+			builders.FieldCandidate: actionschema.BoolAttribute{Optional: true,
+				MarkdownDescription: "Rebuild a candidate" + onlyTagging() + ": the build does not get " + liveTags() + ", so the plain " +
+					"template name keeps starting the build it did. Set it as the resource's `candidate` is set."},
 		},
 	}
 }
@@ -190,7 +197,7 @@ func buildingBackends() []*builders.Backend { return backends.Where((*builders.B
 func (m rebuildModel) template() templateModel {
 	return templateModel{
 		TemplateID: m.TemplateID, Image: m.Image, RegistryAuth: m.RegistryAuth, Packages: m.Packages,
-		StartCmd: m.StartCmd, ReadyCmd: m.ReadyCmd, CPUCount: m.CPUCount, MemoryMB: m.MemoryMB,
+		StartCmd: m.StartCmd, ReadyCmd: m.ReadyCmd, CPUCount: m.CPUCount, MemoryMB: m.MemoryMB, Tags: m.Tags, Candidate: m.Candidate,
 		BaseTemplate: types.StringNull(), Dockerfile: types.StringNull(), RebuildTriggers: types.MapNull(types.StringType),
 	}
 }

@@ -74,6 +74,9 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 		// Only settings such as keep_remotely or timeouts changed, or an import is being adopted:
 		// no API call, the build outcome stays as it was.
 		plan.copyResult(state)
+		if !r.retag(ctx, plan, state, &resp.Diagnostics) {
+			plan.Tags, plan.Candidate = state.Tags, state.Candidate // the next plan tries again
+		}
 		resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
 		return
@@ -280,8 +283,8 @@ func (r *templateResource) ImportState(ctx context.Context, req resource.ImportS
 }
 
 func (m *templateModel) copyResult(from templateModel) {
-	m.ID, m.TemplateRef, m.Status, m.Detail, m.Stage, m.Logs, m.LastBuiltAt, m.BuildID =
-		from.ID, from.TemplateRef, from.Status, from.Detail, from.Stage, from.Logs, from.LastBuiltAt, from.BuildID
+	m.ID, m.TemplateRef, m.Status, m.Detail, m.Stage, m.Logs, m.LastBuiltAt, m.BuildID, m.BuildRef =
+		from.ID, from.TemplateRef, from.Status, from.Detail, from.Stage, from.Logs, from.LastBuiltAt, from.BuildID, from.BuildRef
 	if m.ImageDigest.IsUnknown() {
 		m.ImageDigest = from.ImageDigest // no rebuild: the build in state keeps its digest
 	}

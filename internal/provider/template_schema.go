@@ -31,7 +31,7 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 		MarkdownDescription: "A sandbox template: an E2B template, an OpenSandbox snapshot, or a reference to a Bedrock " +
 			"AgentCore code interpreter. Create builds it only when it is not already usable; a change to a build " +
 			"input rebuilds it in place. Hand `template_ref` to whatever starts sandboxes.",
-		Attributes: map[string]schema.Attribute{
+		Attributes: withTagAttributes(map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "Same as `template_id`.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
 			"backend": schema.StringAttribute{Required: true,
@@ -101,11 +101,12 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 				MarkdownDescription: "The build sandboxes of the template start from, as this resource last built or adopted it. " +
 					"Null on backends that do not tell builds apart; an import records the build served when it is read. A refresh notices when " +
 					"the template serves another build (another configuration or a manual build replaced it): the next plan rebuilds it " +
-					"from this configuration, saying so."},
+					"from this configuration, saying so. A `candidate` records its own build, which only `build_ref` starts, and " +
+					"follows it while it exists."},
 
 			"image_digest":       imageDigestAttribute(),
 			"image_digest_check": imageDigestCheckAttribute(),
-		},
+		}),
 	}
 }
 

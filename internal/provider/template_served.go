@@ -23,12 +23,13 @@ func (r *templateResource) checkServed(ctx context.Context, b builders.Builder, 
 		return b.IsUsable(ctx, state.TemplateID.ValueString())
 	}
 	recorded := state.BuildID.ValueString()
-	served, err := checker.Serving(ctx, state.TemplateID.ValueString(), recorded)
+	served, err := checker.Serving(ctx, state.TemplateID.ValueString(), state.Candidate.ValueBool(), recorded)
 	switch {
 	case err != nil || served == "":
 		return false, err
 	case recorded == "":
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("build_id"), served)...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("build_ref"), buildRefValue(state.Backend, state.TemplateID, served))...)
 		return true, nil
 	}
 	var superseded []byte // cleared when the recorded build is served again

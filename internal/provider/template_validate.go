@@ -60,7 +60,8 @@ func (m templateModel) configuredSpec(ctx context.Context) (builders.TemplateSpe
 	unknown := map[string]bool{}
 	for name, v := range map[string]attr.Value{"template_id": m.TemplateID, "image": m.Image, "start_cmd": m.StartCmd,
 		"ready_cmd": m.ReadyCmd, "cpu_count": m.CPUCount, "memory_mb": m.MemoryMB, "base_template": m.BaseTemplate,
-		"dockerfile": m.Dockerfile, "packages": m.Packages, "registry_auth": m.RegistryAuth, "rebuild_triggers": m.RebuildTriggers} {
+		"dockerfile": m.Dockerfile, "packages": m.Packages, "registry_auth": m.RegistryAuth, "rebuild_triggers": m.RebuildTriggers,
+		builders.FieldTags: m.Tags, builders.FieldCandidate: m.Candidate} {
 		unknown[name] = !fullyKnown(ctx, v)
 	}
 	switch {
@@ -79,6 +80,9 @@ func (m templateModel) configuredSpec(ctx context.Context) (builders.TemplateSpe
 	}
 	if unknown["rebuild_triggers"] {
 		m.RebuildTriggers = types.MapNull(types.StringType)
+	}
+	if unknown[builders.FieldTags] {
+		m.Tags = types.SetNull(types.StringType)
 	}
 	spec, diags := m.spec(ctx, m)
 	if unknown["registry_auth"] {

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -18,7 +19,12 @@ import (
 // attribute null, as Terraform would send it.
 func configOf(t *testing.T, values map[string]tftypes.Value) tfsdk.Config {
 	t.Helper()
-	s := templateResourceSchema(context.Background())
+	return configWith(t, templateResourceSchema(context.Background()), values)
+}
+
+// configWith is configOf for any resource schema.
+func configWith(t *testing.T, s schema.Schema, values map[string]tftypes.Value) tfsdk.Config {
+	t.Helper()
 	return tfsdk.Config{Schema: s, Raw: objectOf(t, s.Type().TerraformType(context.Background()), values)}
 }
 

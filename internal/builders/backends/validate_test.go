@@ -49,6 +49,14 @@ func TestTemplateSpecValidation(t *testing.T) {
 		{"base template with ready_cmd alone", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", BaseTemplate: "base", ReadyCmd: "true"}, []string{e2b.StartReadyWithBaseTemplate}},
 		{"base template with start_cmd alone", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", BaseTemplate: "base", StartCmd: ptr("")}, []string{e2b.StartReadyWithBaseTemplate}},
 		{"memory below minimum", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Image: "python", MemoryMB: 127}, []string{"memory_mb: must be at least 128, got 127"}},
+		{"e2b tags and a candidate", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Image: "python", Tags: []string{"v1.4", "git-0a1b2c"}, Candidate: true}, nil},
+		{"e2b tag rule", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Image: "python", Tags: []string{"Prod"}}, []string{`tags: "Prod" is not a valid E2B tag`}},
+		{"reserved inputs tag", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Image: "python", Tags: []string{"inputs-1"}}, []string{`tags: "inputs-1" is reserved`}},
+		{"default among tags", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Image: "python", Tags: []string{"default"}}, []string{`tags: "default" is the tag of the build the plain template name starts`}},
+		{"opensandbox has no tags", &opensandbox.Backend, builders.TemplateSpec{TemplateID: "py", Image: "python", Tags: []string{"v1"}},
+			[]string{"tags: the OpenSandbox backend has no build tags"}},
+		{"bedrock has no candidates", &bedrock.Backend, builders.TemplateSpec{TemplateID: "aws.codeinterpreter.v1", Candidate: true},
+			[]string{"candidate: the Bedrock AgentCore backend has no build tags"}},
 		{"every problem at once", &e2b.Backend, builders.TemplateSpec{TemplateID: "X", Image: "bad image", MemoryMB: 1}, []string{"template_id", "image:", "memory_mb"}},
 	}
 	for _, tt := range tests {
@@ -110,7 +118,8 @@ func TestNamed(t *testing.T) {
 }
 
 // TestDescriptorsAreComplete: every listed backend names itself, has a template-id rule and a
-// constructor, ignores only fields the spec has, and builds from a source it does not ignore.
+// constructor, ignores only fields the spec has, builds from a source it does not ignore, and has
+// complete tag rules when it has tags.
 func TestDescriptorsAreComplete(t *testing.T) {
 	for _, b := range All {
 		if b.Name == "" || b.Title == "" || b.TemplateNoun == "" || b.TemplateID.Pattern == nil || b.TemplateID.Text == "" || b.Open == nil {
@@ -125,6 +134,10 @@ func TestDescriptorsAreComplete(t *testing.T) {
 			if !b.Uses(source) {
 				t.Errorf("%s builds from %s yet ignores it", b.Name, source)
 			}
+		}
+		if r := b.Tags; r != nil && (r.Live == "" || r.Reserved == "" || r.Tag == nil || r.Target == nil || r.Ref == nil ||
+			r.Tag(r.Live) != "" || r.TagProblem(r.Reserved+"x") == "") {
+			t.Errorf("%s: incomplete tag rules %+v (its live tag must be a valid tag, its reserved prefix refused)", b.Name, r)
 		}
 	}
 }

@@ -34,6 +34,7 @@ var Backend = builders.Backend{
 	Blocks:             []builders.SettingBlock{{Path: "e2b", Description: "E2B API access."}},
 	Open:               open,
 	Check:              check,
+	Tags:               &tagRules,
 }
 
 // Backend is E2B's descriptor.

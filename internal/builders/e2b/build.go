@@ -26,7 +26,7 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs bui
 	logs := &buildLog{secrets: append(plan.secrets, b.api.APIKey), progress: obs.Progress}
 	logs.add(plan.notes...)
 	if !spec.ForceRebuild {
-		adopted, err := b.awaitInFlight(ctx, spec.TemplateID, spec.Fingerprint(), logs, obs, plan.startHint())
+		adopted, err := b.awaitInFlight(ctx, spec, logs, obs, plan.startHint())
 		if err != nil {
 			return builders.TemplateBuildResult{}, builders.AtStageIfBare(builders.StageTemplateLookup, err)
 		}
@@ -47,7 +47,7 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs bui
 		if attempt == maxBuildAttempts || !cancelledByAnotherBuild(err) || ctx.Err() != nil {
 			return builders.TemplateBuildResult{}, err
 		}
-		if usable, lookupErr := b.IsUsable(ctx, spec.TemplateID); lookupErr != nil || usable {
+		if usable, lookupErr := b.resolves(ctx, spec.TemplateID, consumersRef(spec)); lookupErr != nil || usable {
 			return builders.TemplateBuildResult{}, err // the other build won: Ensure decides on adopting it
 		}
 		logs.add("our build was cancelled by a concurrent build of this template that did not finish either: building again")

@@ -26,7 +26,7 @@ type buildPlan struct {
 func planBuild(spec builders.TemplateSpec) (buildPlan, error) {
 	spec = spec.WithDefaults()
 	p := buildPlan{
-		create: templateBuildRequestV3{Name: spec.TemplateID, Tags: []string{usableTag, inputsTag(spec.Fingerprint())},
+		create: templateBuildRequestV3{Name: spec.TemplateID, Tags: buildTags(spec),
 			CPUCount: spec.CPUCount, MemoryMB: spec.MemoryMB},
 		start: templateBuildStartV2{Force: spec.ForceRebuild, Steps: []templateStep{}},
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -123,9 +122,6 @@ func ptr(s string) *string { return &s }
 // ciImage is E2B's code-interpreter image on Docker Hub: the only kind of image the default start
 // command runs on (defaults.go), as the emulator's image catalogue knows.
 const ciImage = "e2bdev/code-interpreter:latest"
-
-// inputsTagPattern is E2B's tag rule (packages/shared/pkg/id/id.go).
-var inputsTagPattern = regexp.MustCompile(`^[a-z0-9-_.]+$`)
 
 // answerWith answers every request whose path ends with suffix with a 200 carrying body, as a
 // broken proxy or server would, and passes the others to next.

@@ -9,18 +9,21 @@ import (
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
-// awaitInFlight waits for a running build of these inputs instead of registering another: the one
-// a create or update left behind when it stopped waiting (timeout, Ctrl-C, kill -9) while E2B went
-// on building, or a concurrent run's of the same configuration. It returns that build's id when it
-// finished and the template serves it; "" when there is none to wait for, or it failed, or another
-// build is served: the caller then builds. Only a started build is waited for: one still waiting to
-// start may belong to a run that died before starting it, and a new registration supersedes it.
-func (b *Builder) awaitInFlight(ctx context.Context, alias, fingerprint string, logs *buildLog, obs builders.Observer, hint string) (string, error) {
+// awaitInFlight waits for a running build of the spec's inputs instead of registering another: the
+// one a create or update left behind when it stopped waiting (timeout, Ctrl-C, kill -9) while E2B
+// went on building, or a concurrent run's of the same configuration. It returns that build's id when
+// it finished and the spec's consumers start it (consumersRef); "" when there is none to wait for,
+// or it failed, or they start another build: the caller then builds. Only a started build is waited
+// for: one still waiting to start may belong to a run that died before starting it, and a new
+// registration supersedes it.
+func (b *Builder) awaitInFlight(ctx context.Context, spec builders.TemplateSpec, logs *buildLog, obs builders.Observer, hint string) (string, error) {
+	alias := spec.TemplateID
 	remote, found, err := b.findTemplate(ctx, alias)
 	if err != nil || !found {
 		return "", err
 	}
-	buildID, err := b.newestBuildOf(ctx, remote.TemplateID, inputsTag(fingerprint))
+	tags, err := b.tagsOf(ctx, remote.TemplateID)
+	buildID := newestOf(tags, inputsTag(spec.Fingerprint()))
 	if err != nil || buildID == "" {
 		return "", err
 	}
@@ -41,25 +44,11 @@ func (b *Builder) awaitInFlight(ctx context.Context, alias, fingerprint string, 
 		logs.addf("that build did not succeed (%s): building again", builders.DetailOf(err))
 		return "", nil
 	}
-	if remote, _, err = b.findTemplate(ctx, alias); err != nil || remote.servedBuild() != buildID {
+	if served, err := b.served(ctx, alias, consumersRef(spec), buildID); err != nil || served != buildID {
 		logs.addf("build %s finished, but the template serves another build: building again", buildID)
 		return "", err
 	}
 	return buildID, nil
-}
-
-// newestBuildOf returns the build of tag's newest assignment, "" when no build carries it.
-func (b *Builder) newestBuildOf(ctx context.Context, templateID, tag string) (string, error) {
-	tags, err := b.api.templateTags(ctx, templateID)
-	if err != nil {
-		return "", apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing tags of template %s: %w", templateID, err))
-	}
-	for _, t := range tags {
-		if t.Tag == tag {
-			return t.BuildID, nil
-		}
-	}
-	return "", nil
 }
 
 func buildRunning(builds []templateBuild, buildID string) bool {

@@ -3,7 +3,6 @@ package e2b
 import (
 	"context"
 	"fmt"
-	"net/http"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
@@ -25,14 +24,7 @@ const usableTag = "default"
 // "not usable", and Ensure builds. One request answers both "ours" and "has a ready build", so a
 // refresh costs one request per template.
 func (b *Builder) IsUsable(ctx context.Context, templateID string) (bool, error) {
-	_, err := b.api.templateByAlias(ctx, templateID+":"+usableTag)
-	switch {
-	case err == nil:
-		return true, nil
-	case apihttp.IsNotFound(err), apihttp.StatusOf(err) == http.StatusForbidden:
-		return false, nil
-	}
-	return false, apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("looking up template %s: %w", templateID, err))
+	return b.resolves(ctx, templateID, usableTag)
 }
 
 // Delete removes the template (by alias); a template that is already gone is not an error.

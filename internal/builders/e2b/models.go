@@ -115,3 +115,18 @@ type templateTag struct {
 	Tag     string `json:"tag"`
 	BuildID string `json:"buildID"`
 }
+
+type assignTemplateTagsRequest struct {
+	Target string   `json:"target"`
+	Tags   []string `json:"tags"`
+}
+
+type assignedTemplateTags struct {
+	Tags    []string `json:"tags"`
+	BuildID string   `json:"buildID"`
+}
+
+type deleteTemplateTagsRequest struct {
+	Name string   `json:"name"`
+	Tags []string `json:"tags"`
+}

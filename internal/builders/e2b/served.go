@@ -61,22 +61,14 @@ func (b *Builder) findTemplate(ctx context.Context, alias string) (listedTemplat
 	return listedTemplate{}, false, err
 }
 
-// Serving returns the build sandboxes of the template start from ("" when none). While recorded
-// is still the newest `default` assignment it is the one served (it was ready when recorded, and a
-// build never leaves ready): one request. Otherwise GET /templates names the served build, which
-// may still be recorded (a newer build failed or is running) or another one.
-func (b *Builder) Serving(ctx context.Context, templateID, recorded string) (string, error) {
-	if recorded != "" {
-		newest, err := b.newestBuildOf(ctx, templateID, usableTag)
-		switch {
-		case apihttp.IsNotFound(err), apihttp.StatusOf(err) == http.StatusForbidden:
-			return "", nil // gone, or the name now resolves to another team's template (see IsUsable)
-		case err != nil:
-			return "", err
-		case newest == recorded:
-			return recorded, nil
-		}
+// Serving returns the build the resource's consumers start sandboxes from ("" when none): what the
+// plain name starts (`default`), or, for a candidate, the recorded build itself while it is ready:
+// only "name:<build id>" starts a candidate's build, and nothing moves that. One request while the
+// recorded build is still served (see servedBy).
+func (b *Builder) Serving(ctx context.Context, templateID string, candidate bool, recorded string) (string, error) {
+	ref := usableTag
+	if candidate && recorded != "" {
+		ref = recorded
 	}
-	remote, _, err := b.findTemplate(ctx, templateID)
-	return remote.servedBuild(), err
+	return b.served(ctx, templateID, ref, recorded)
 }

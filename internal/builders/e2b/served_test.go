@@ -20,7 +20,7 @@ func TestServingFollowsTheReadyBuildDefaultResolvesTo(t *testing.T) {
 	}
 
 	before := len(emu.Requests())
-	if got, err := b.Serving(t.Context(), "srv", recorded); err != nil || got != recorded || len(emu.Requests()) != before+1 {
+	if got, err := b.Serving(t.Context(), "srv", false, recorded); err != nil || got != recorded || len(emu.Requests()) != before+1 {
 		t.Errorf("Serving = %q, %v after %d requests, want the recorded build after one", got, err, len(emu.Requests())-before)
 	}
 
@@ -30,21 +30,21 @@ func TestServingFollowsTheReadyBuildDefaultResolvesTo(t *testing.T) {
 	if _, err := b.Build(t.Context(), failing, builders.Observer{}); err == nil {
 		t.Fatal("the armed build must fail")
 	}
-	if got, err := b.Serving(t.Context(), "srv", recorded); err != nil || got != recorded {
+	if got, err := b.Serving(t.Context(), "srv", false, recorded); err != nil || got != recorded {
 		t.Errorf("after a newer build failed, Serving = %q, %v; want the recorded build %s", got, err, recorded)
 	}
 
 	other := spec
 	other.Packages = []string{"numpy"}
 	replacement := mustBuild(t, b, other).BuildID
-	if got, err := b.Serving(t.Context(), "srv", recorded); err != nil || got != replacement {
+	if got, err := b.Serving(t.Context(), "srv", false, recorded); err != nil || got != replacement {
 		t.Errorf("after another build replaced it, Serving = %q, %v; want %s", got, err, replacement)
 	}
 
 	if err := b.Delete(t.Context(), "srv"); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := b.Serving(t.Context(), "srv", replacement); err != nil || got != "" {
+	if got, err := b.Serving(t.Context(), "srv", false, replacement); err != nil || got != "" {
 		t.Errorf("after delete, Serving = %q, %v; want none", got, err)
 	}
 }

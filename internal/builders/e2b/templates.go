@@ -69,6 +69,20 @@ func (c *client) templateTags(ctx context.Context, idOrAlias string) ([]template
 	return out, err
 }
 
+// assignTags points tags at the ready build target ("name:tag" or "name:<build id>") names. Retried:
+// a repeat only assigns the same tags to the same build again.
+func (c *client) assignTags(ctx context.Context, target string, tags []string) (assignedTemplateTags, error) {
+	var out assignedTemplateTags
+	err := c.Do(ctx, apihttp.Request{Method: http.MethodPost, Path: "/templates/tags", In: assignTemplateTagsRequest{Target: target, Tags: tags},
+		Out: &out, Retry: apihttp.RetryAll})
+	return out, err
+}
+
+// deleteTags removes every assignment of the tags from the template name.
+func (c *client) deleteTags(ctx context.Context, name string, tags []string) error {
+	return c.Do(ctx, apihttp.Request{Method: http.MethodDelete, Path: "/templates/tags", In: deleteTemplateTagsRequest{Name: name, Tags: tags}})
+}
+
 // deleteTemplate deletes a template by id or alias.
 func (c *client) deleteTemplate(ctx context.Context, templateIDOrAlias string) error {
 	return c.Do(ctx, apihttp.Request{Method: http.MethodDelete, Path: "/templates/" + url.PathEscape(templateIDOrAlias)})

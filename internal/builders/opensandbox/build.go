@@ -74,7 +74,7 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs bui
 	result := builders.Succeeded(Name, spec.TemplateID, logs.lines)
 	// What consumers now resolve the name to: ours, or a newer one a concurrent build left. Unknown
 	// after a failed look-up; the next refresh records it.
-	result.BuildID, _ = b.Serving(ctx, spec.TemplateID, "")
+	result.BuildID, _ = b.Serving(ctx, spec.TemplateID, false, "")
 	return result, nil
 }
 

@@ -39,7 +39,8 @@ func (b *Builder) ResolveSnapshotID(ctx context.Context, name string) (string, e
 
 // Serving returns the snapshot sandboxes of the template start from: the newest Ready one of the
 // name, as consumers resolve it (ResolveSnapshotID); "" when there is none. One request, as IsUsable.
-func (b *Builder) Serving(ctx context.Context, templateID, _ string) (string, error) {
+// There are no candidates here: snapshots have no tags (the spec's are refused at plan time).
+func (b *Builder) Serving(ctx context.Context, templateID string, _ bool, _ string) (string, error) {
 	id, err := b.ResolveSnapshotID(ctx, templateID)
 	if errors.Is(err, ErrSnapshotNotFound) {
 		return "", nil

@@ -91,9 +91,11 @@ func (s *Server) startBuild(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.now()
-	// CheckAndCancelConcurrentBuilds runs before the waiting check: even a refused start cancels.
+	// CheckAndCancelConcurrentBuilds runs before the waiting check: even a refused start cancels. It
+	// cancels the running builds that share a tag with this one (get_concurrent_template_builds.sql),
+	// so a build under other tags (a candidate, without default) leaves the default one running.
 	for _, other := range t.builds {
-		if other != b && other.status == statusBuilding {
+		if other != b && other.status == statusBuilding && t.shareTag(other.id, b.id) {
 			other.fail(now, cancelledReason, "")
 		}
 	}

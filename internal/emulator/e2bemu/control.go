@@ -154,7 +154,9 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(r.URL.Path, UploadPrefix):
 		s.receiveUpload(w, r)
 	case strings.HasPrefix(name, "templates/"):
-		s.serveTemplateInfo(w, r, strings.TrimPrefix(name, "templates/"))
+		serveInfo(w, r, "template", strings.TrimPrefix(name, "templates/"), s.Template)
+	case strings.HasPrefix(name, "sandboxes/"):
+		serveInfo(w, r, "sandbox", strings.TrimPrefix(name, "sandboxes/"), s.Sandbox)
 	case controls[name] != nil:
 		if r.Method != http.MethodPost {
 			writeError(w, http.StatusMethodNotAllowed, "only POST "+r.URL.Path)
@@ -175,15 +177,16 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// serveTemplateInfo answers GET ControlPrefix+"templates/<id or alias>" with Template's TemplateInfo.
-func (s *Server) serveTemplateInfo(w http.ResponseWriter, r *http.Request, name string) {
+// serveInfo answers a GET of an inspection path (ControlPrefix+"templates/<id or alias>",
+// "sandboxes/<id>") with what find reports for name, 404 when it knows no such kind.
+func serveInfo[T any](w http.ResponseWriter, r *http.Request, kind, name string, find func(string) (T, bool)) {
 	if r.Method != http.MethodGet {
 		writeError(w, http.StatusMethodNotAllowed, "only GET "+r.URL.Path)
 		return
 	}
-	info, ok := s.Template(name)
+	info, ok := find(name)
 	if !ok {
-		writeError(w, http.StatusNotFound, "no template "+name)
+		writeError(w, http.StatusNotFound, "no "+kind+" "+name)
 		return
 	}
 	writeJSON(w, http.StatusOK, info)

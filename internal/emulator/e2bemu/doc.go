@@ -2,11 +2,18 @@
 // (e2b-dev/infra packages/api, summarised in shared/notes/e2b-server.md) does for the template
 // endpoints, and answers in the shapes of E2B's OpenAPI spec (shared/specs/e2b-openapi.yml):
 // create (v3), build start (v2), build status with logs, layer file upload links, aliases, tags,
-// list, get, update and delete, with X-API-Key auth and the spec's Error JSON.
+// list, get, update and delete, and a minimal sandbox create and kill (the build a sandbox starts
+// from is all it records), with X-API-Key auth and the spec's Error JSON.
 //
 // What it models, each from the server's source (file names in the code):
 //   - tags are assigned when a build is requested (no tags: "default") and stay when it fails;
-//     GET /templates/aliases/{alias}:tag answers 404 unless a ready build carries the tag;
+//     GET /templates/aliases/{alias}:tag answers 404 unless a ready build carries the tag; a build
+//     id in a tag's place names exactly that build; POST /templates/tags moves tags to the ready
+//     build its target names, DELETE /templates/tags removes every assignment of a tag but never
+//     "default"; a build start cancels the running builds that share a tag with it;
+//   - POST /sandboxes (and POST /v2/sandboxes, which the SDK calls) starts a sandbox from the build
+//     "name[:tag]" resolves to: the newest ready build carrying the tag (default without one), or
+//     the build a build id names; DELETE /sandboxes/{id} kills it;
 //   - names are "namespace/alias:tag"; a bare alias resolves in the team's namespace, then among
 //     promoted templates (another team's: 403), then as a template id; the team may create its own
 //     template under a promoted name; an alias equal to a template id is a 409;
@@ -61,13 +68,14 @@
 //	POST /_emulator/seed/sandboxes      {"template": "py", "count": 1}
 //	     running sandboxes on py (0: none); while any run, deleting py answers 400
 //	GET  /_emulator/templates/{id or alias}   the template as TemplateInfo JSON
+//	GET  /_emulator/sandboxes/{sandboxID}     the template and build a sandbox started from (SandboxInfo)
 //	GET  /_emulator/stats[?since=N]           request counters and build timelines (Stats)
 //	PUT  /_emulator/uploads/{templateID}/{hash}   where GET /templates/{id}/files/{hash} sends uploads
 //
 // The same controls exist as methods for in-process tests: FailBuild, FailBuildAt, HangBuild,
 // ReleaseBuild, SetBuildDuration, FailNext, SetFaults, DropConnectionsDuringBuild,
 // SetBuildConcurrency, SetTeamLimits, EchoRequestBodies, SeedReadyTemplate, SeedFailedTemplate, SeedForeignTemplate, SeedSandboxes,
-// DeleteTemplateOutOfBand, Template, Stats.
+// DeleteTemplateOutOfBand, Template, Sandbox, Stats.
 //
 // Where the real API and its spec disagree, the emulator follows the real API: for instance
 // unknown templates and builds answer 404 and bad bodies 400 on every template endpoint, and

@@ -124,36 +124,49 @@ func (s *Server) buildBase(req TemplateBuildStartV2) (baseTemplate, string) {
 }
 
 // fromTemplate resolves a base template as template-manager/create_template.go setTemplateSource
-// does: the name as alias_cache.go Resolve finds it (the team's, a promoted template, an id; else
-// one of E2B's public templates), then the newest ready build carrying the tag, visible to the
-// team (cache/templates/cache.go Get; errors.go words the refusals: another team's private
-// template is "not found", as a missing one). Callers hold s.mu.
+// does: as sandbox creation resolves a template (resolveBuild), else one of E2B's public templates.
+// Callers hold s.mu.
 func (s *Server) fromTemplate(ref string) (baseTemplate, string) {
 	identifier, tag, err := parseName(ref)
 	if err != nil {
 		return baseTemplate{}, "invalid template reference: " + err.Error()
 	}
-	t := s.resolve(identifier)
+	t, b, refused := s.resolveBuild(identifier, tag)
 	if t == nil {
 		base, public := builtinTemplates[identifier] // E2B's public templates have only a default build
 		switch {
 		case !public:
-			return baseTemplate{}, fmt.Sprintf("template '%s' not found", identifier)
+			return baseTemplate{}, refused
 		case tag != "":
 			return baseTemplate{}, fmt.Sprintf("tag '%s' does not exist for template '%s'", tag, identifier)
 		}
 		return base, ""
+	}
+	if refused != "" {
+		return baseTemplate{}, refused
+	}
+	return baseTemplate{contents: b.plan.source, startCmd: b.plan.startCmd, readyCmd: b.plan.readyCmd}, ""
+}
+
+// resolveBuild is how E2B finds the build a template reference starts from: the name as
+// alias_cache.go Resolve finds it (the team's, a promoted template, an id), then the newest ready
+// build carrying the tag, or the build the tag names by id, visible to the team (cache/templates/
+// cache.go Get; errors.go words the refusals: another team's private template is "not found", as a
+// missing one). t is nil when no template has the name. Callers hold s.mu.
+func (s *Server) resolveBuild(identifier, tag string) (t *tmpl, b *build, refused string) {
+	t = s.resolve(identifier)
+	if t == nil {
+		return nil, nil, fmt.Sprintf("template '%s' not found", identifier)
 	}
 	matched := identifier // the key that resolved: a team's alias resolves with its namespace
 	if namespace, alias := splitIdentifier(identifier); namespace == "" && !t.foreign && t.alias == alias {
 		matched = s.opts.TeamSlug + "/" + alias
 	}
 	if t.foreign && !t.public {
-		return baseTemplate{}, fmt.Sprintf("template '%s' not found", matched)
+		return t, nil, fmt.Sprintf("template '%s' not found", matched)
 	}
-	b := t.readyBuild(tag)
-	if b == nil {
-		return baseTemplate{}, fmt.Sprintf("tag '%s' does not exist for template '%s'", orDefault(tag), matched)
+	if b = t.readyBuild(tag); b == nil {
+		return t, nil, fmt.Sprintf("tag '%s' does not exist for template '%s'", orDefault(tag), matched)
 	}
-	return baseTemplate{contents: b.plan.source, startCmd: b.plan.startCmd, readyCmd: b.plan.readyCmd}, ""
+	return t, b, ""
 }

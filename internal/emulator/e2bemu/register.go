@@ -167,3 +167,8 @@ func (s *Server) idTaken(alias string) bool {
 func (t *tmpl) hasAssignment(buildID, tag string) bool {
 	return slices.ContainsFunc(t.assignments, func(a assignment) bool { return a.buildID == buildID && a.tag == tag })
 }
+
+// shareTag tells whether two builds carry a tag in common.
+func (t *tmpl) shareTag(buildID, otherID string) bool {
+	return slices.ContainsFunc(t.assignments, func(a assignment) bool { return a.buildID == buildID && t.hasAssignment(otherID, a.tag) })
+}

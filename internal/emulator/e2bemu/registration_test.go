@@ -58,17 +58,21 @@ func TestRegistrationSupersedesUnstartedBuilds(t *testing.T) {
 	}
 }
 
-// TestStartCancelsRunningBuilds: starting a build cancels the template's other running builds,
-// even when the start itself is refused.
+// TestStartCancelsRunningBuilds: starting a build cancels the template's other running builds that
+// share a tag with it (get_concurrent_template_builds.sql), even when the start itself is refused.
+// TestStartCancelsOnlyBuildsSharingATag covers builds under other tags.
 func TestStartCancelsRunningBuilds(t *testing.T) {
 	clock := newFakeClock()
 	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: apiKey, BuildDuration: time.Minute, Clock: clock.Now})
 	c := newCaller(t, emu)
-	first := c.create(map[string]any{"name": "py:v1"})
-	second := c.create(map[string]any{"name": "py:v2"})
-	elsewhere := c.create(map[string]any{"name": "other"})
+	release := func(version string) map[string]any {
+		return map[string]any{"name": "py:" + version, "tags": []string{"release"}}
+	}
+	first := c.create(release("v1"))
+	elsewhere := c.create(map[string]any{"name": "other", "tags": []string{"release"}})
 	c.start(first, fromPython)
 	c.start(elsewhere, fromPython)
+	second := c.create(release("v2"))
 	c.start(second, fromPython)
 	info := c.status(first)
 	reason, _ := info["reason"].(map[string]any)
@@ -78,7 +82,7 @@ func TestStartCancelsRunningBuilds(t *testing.T) {
 	if got := c.status(elsewhere)["status"]; got != "building" {
 		t.Errorf("another template's build = %v, want still building", got)
 	}
-	third := c.create(map[string]any{"name": "py:v3"})
+	third := c.create(release("v3"))
 	c.start(third, fromPython)
 	if status, _, _, _ := c.call("POST", third.startPath(), fromPython); status != http.StatusBadRequest {
 		t.Errorf("a second start = %d, want 400", status)

@@ -40,6 +40,7 @@ type Server struct {
 
 	mu            sync.Mutex
 	templates     []*tmpl
+	sandboxes     map[string]*sandbox
 	requests      []Request
 	starts        []BuildStart
 	faults        faultState
@@ -99,6 +100,9 @@ func (s *Server) routes() {
 	s.mux.HandleFunc(aliasOrTagsPattern, s.aliasOrTags)
 	s.mux.HandleFunc("POST /templates/tags", s.assignTags)
 	s.mux.HandleFunc("DELETE /templates/tags", s.deleteTags)
+	s.mux.HandleFunc("POST /sandboxes", s.createSandbox)
+	s.mux.HandleFunc("POST /v2/sandboxes", s.createSandbox)
+	s.mux.HandleFunc("DELETE /sandboxes/{sandboxID}", s.killSandbox)
 	// Unknown paths get the spec's Error JSON rather than Go's plain-text 404.
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no route for "+r.Method+" "+r.URL.Path)

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // listTags is GET /templates/{templateID}/tags (handlers/template_tags.go): the newest assignment of
@@ -33,14 +34,16 @@ func (s *Server) listTags(w http.ResponseWriter, ref string) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// readyBuild is get_template_with_build_by_tag.sql: the newest assignment of tag ("" is default)
-// whose build is ready, or nil.
-func (t *tmpl) readyBuild(tag string) *build {
-	if tag == "" {
-		tag = defaultTag
+// readyBuild is get_template_with_build_by_tag.sql: the newest assignment whose tag is ref ("" is
+// default), or whose build id is ref (try_cast_uuid: a build id in a tag's place names exactly that
+// build), and whose build is ready; nil when none.
+func (t *tmpl) readyBuild(ref string) *build {
+	if ref == "" {
+		ref = defaultTag
 	}
+	byID := uuidRegex.MatchString(ref)
 	for i := len(t.assignments) - 1; i >= 0; i-- {
-		if a := t.assignments[i]; a.tag == tag {
+		if a := t.assignments[i]; a.tag == ref || (byID && strings.EqualFold(a.buildID, ref)) {
 			if b := t.build(a.buildID); b != nil && b.status == statusReady {
 				return b
 			}
@@ -49,10 +52,15 @@ func (t *tmpl) readyBuild(tag string) *build {
 	return nil
 }
 
-// assignTags is POST /templates/tags: target "name[:tag]" names the ready build to tag.
+// assignTags is POST /templates/tags: target "name[:tag]" names the ready build to tag (the tag
+// may be a build id, as everywhere a tag resolves).
 func (s *Server) assignTags(w http.ResponseWriter, r *http.Request) {
 	var req assignTemplateTagsRequest
 	if !decode(w, r, &req) {
+		return
+	}
+	if len(req.Tags) == 0 {
+		writeError(w, http.StatusBadRequest, "At least one tag is required")
 		return
 	}
 	s.lock()
@@ -103,6 +111,9 @@ func (s *Server) deleteTags(w http.ResponseWriter, r *http.Request) {
 	case err != nil:
 		writeError(w, http.StatusBadRequest, "Invalid tag: "+err.Error())
 		return
+	case len(tags) == 0:
+		writeError(w, http.StatusBadRequest, "At least one tag is required")
+		return
 	case slices.Contains(tags, defaultTag):
 		writeError(w, http.StatusBadRequest, "Cannot delete the 'default' tag")
 		return
@@ -111,6 +122,9 @@ func (s *Server) deleteTags(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case err != nil:
 		writeError(w, http.StatusBadRequest, "Invalid template name format: "+err.Error())
+		return
+	case namespaceProblem(identifier, s.opts.TeamSlug) != "":
+		writeError(w, http.StatusBadRequest, namespaceProblem(identifier, s.opts.TeamSlug))
 		return
 	case tag != "":
 		writeError(w, http.StatusBadRequest, "Template name should not contain a tag, use the 'tags' field instead")

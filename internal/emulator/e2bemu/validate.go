@@ -55,14 +55,15 @@ func validRegistry(r *FromImageRegistry) bool {
 }
 
 func (req assignTemplateTagsRequest) problem() string {
-	if req.Target == "" || len(req.Tags) == 0 {
+	if req.Target == "" || req.Tags == nil { // an empty list passes: the handler refuses it in its own words
+
 		return "target and tags are required"
 	}
 	return ""
 }
 
 func (req deleteTemplateTagsRequest) problem() string {
-	if req.Name == "" || len(req.Tags) == 0 {
+	if req.Name == "" || req.Tags == nil {
 		return "name and tags are required"
 	}
 	return ""

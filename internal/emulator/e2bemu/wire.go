@@ -154,6 +154,21 @@ type templateBuildFileUpload struct {
 	URL     *string `json:"url,omitempty"`
 }
 
+// newSandbox is NewSandbox (and NewSandboxV2): only the template reference matters here.
+type newSandbox struct {
+	TemplateID string `json:"templateID"`
+}
+
+type createdSandbox struct {
+	TemplateID      string  `json:"templateID"`
+	SandboxID       string  `json:"sandboxID"`
+	Alias           string  `json:"alias,omitempty"`
+	ClientID        string  `json:"clientID"`
+	EnvdVersion     string  `json:"envdVersion"`
+	EnvdAccessToken string  `json:"envdAccessToken"`
+	Domain          *string `json:"domain"`
+}
+
 type apiError struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
