@@ -15,7 +15,7 @@ import (
 // finished and the template serves it; "" when there is none to wait for, or it failed, or another
 // build is served: the caller then builds. Only a started build is waited for: one still waiting to
 // start may belong to a run that died before starting it, and a new registration supersedes it.
-func (b *Builder) awaitInFlight(ctx context.Context, alias, fingerprint string, logs *buildLog, obs builders.Observer, hint string) (string, error) {
+func (b *Builder) awaitInFlight(ctx context.Context, alias, fingerprint string, logs *buildLog, obs builders.Observer, explain failureHints) (string, error) {
 	remote, found, err := b.findTemplate(ctx, alias)
 	if err != nil || !found {
 		return "", err
@@ -34,7 +34,7 @@ func (b *Builder) awaitInFlight(ctx context.Context, alias, fingerprint string, 
 	obs.Created(builders.TemplateRef{Provider: Name, Value: alias})
 	logs.addf("build %s of these inputs is already running (an earlier run stopped waiting for it, or a concurrent run started it): "+
 		"waiting for it instead of building again", buildID)
-	if err := b.waitForBuild(ctx, remote.TemplateID, buildID, logs, hint); err != nil {
+	if err := b.waitForBuild(ctx, remote.TemplateID, buildID, logs, explain); err != nil {
 		if ctx.Err() != nil {
 			return "", err
 		}
