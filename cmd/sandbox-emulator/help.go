@@ -49,6 +49,7 @@ var controls = []backendControls{
 		{"POST", "team-limits", `{"maxCpu":16,"maxMemoryMb":16384}`,
 			`the team's maxima for cpuCount and memoryMB: 400 above them (0: E2B's default tier, 8 and 8192)`},
 		{"POST", "echo-request-bodies", `{"enabled":true}`, `error answers repeat the request body, as some servers do`},
+		{"POST", "refuse-steps", `{"enabled":true}`, `build starts with steps answer 400 "steps are not supported", as some E2B-compatible servers do`},
 		{"POST", "seed/template", `{"name":"py"}`, `a template with a ready build tagged default, as an earlier pipeline leaves it`},
 		{"POST", "seed/failed-template", `{"name":"py","reason":"no space left"}`,
 			`a newer build of py, tagged default, that failed (py is created when missing)`},
