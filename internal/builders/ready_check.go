@@ -11,12 +11,12 @@ import (
 // their wait helpers (js-sdk template/readycmd.ts), so a template built here and one built with the
 // SDK get the same ready command.
 type ReadyCheck struct {
-	Port       int           // waitForPort: something listens on the port
-	URL        string        // waitForURL: the URL answers StatusCode
-	StatusCode int           // with URL; 0 means 200
-	Process    string        // waitForProcess: a process of that name runs
-	File       string        // waitForFile: the file exists
-	Timeout    time.Duration // waitForTimeout: ready after this long
+	Port       int    // waitForPort: something listens on the port
+	URL        string // waitForURL: the URL answers StatusCode
+	StatusCode int    // with URL; 0 means 200
+	Process    string // waitForProcess: a process of that name runs
+	File       string // waitForFile: the file exists
+	Timeout    string // waitForTimeout: ready after this long, a duration such as "20s"
 }
 
 // Command is the shell command the check runs.
@@ -35,7 +35,8 @@ func (c ReadyCheck) Command() string {
 	case c.File != "":
 		return "[ -f " + ShellQuoteIfNeeded(c.File) + " ]"
 	}
-	return fmt.Sprintf("sleep %d", max(1, int(c.Timeout/time.Second)))
+	d, _ := time.ParseDuration(c.Timeout)
+	return fmt.Sprintf("sleep %d", max(1, int(d/time.Second))) // whole seconds, at least one, as the SDK
 }
 
 // problems checks the check, each problem on its field ("ready_check.port").
@@ -44,7 +45,7 @@ func (c ReadyCheck) problems() FieldErrors {
 	add := func(field, msg string) { errs = append(errs, FieldError{Field: "ready_check" + field, Message: msg}) }
 	var set []string
 	for name, isSet := range map[string]bool{"port": c.Port != 0, "url": c.URL != "", "process": c.Process != "",
-		"file": c.File != "", "timeout": c.Timeout != 0} {
+		"file": c.File != "", "timeout": c.Timeout != ""} {
 		if isSet {
 			set = append(set, name)
 		}
@@ -68,8 +69,10 @@ func (c ReadyCheck) problems() FieldErrors {
 		if strings.ContainsFunc(c.File, isControlOrSeparator) {
 			add(".file", "must be one line of printable characters")
 		}
-	case c.Timeout < 0:
-		add(".timeout", "must be positive")
+	case c.Timeout != "":
+		if d, err := time.ParseDuration(c.Timeout); err != nil || d <= 0 {
+			add(".timeout", fmt.Sprintf("%q is not a positive duration such as \"20s\"", c.Timeout))
+		}
 	}
 	if c.StatusCode != 0 && (c.URL == "" || c.StatusCode < 100 || c.StatusCode > 599) {
 		add(".status_code", "applies to url only, and is an HTTP status, 100-599")

@@ -51,6 +51,14 @@ type templateModel struct {
 	ImageDigestCheck types.String `tfsdk:"image_digest_check"`
 
 	SandboxEntrypoint types.List `tfsdk:"sandbox_entrypoint"`
+
+	Steps          types.List   `tfsdk:"steps"`
+	ReadyCheck     types.Object `tfsdk:"ready_check"`
+	MinFreeDiskMB  types.Int64  `tfsdk:"min_free_disk_mb"`
+	FilesHash      types.String `tfsdk:"files_hash"`
+	SandboxEnv     types.Map    `tfsdk:"sandbox_env"`
+	SandboxWorkdir types.String `tfsdk:"sandbox_workdir"`
+	SandboxUser    types.String `tfsdk:"sandbox_user"`
 }
 
 type registryAuthModel struct {
@@ -98,6 +106,12 @@ func (m templateModel) spec(ctx context.Context, config templateModel) (builders
 		ForceRebuild: m.ForceRebuild.ValueBool(),
 	}
 	diags.Append(m.Packages.ElementsAs(ctx, &spec.Packages, false)...)
+	spec.Steps, _ = stepsOf(m.Steps)
+	spec.ReadyCheck = readyCheckOf(m.ReadyCheck)
+	if !m.MinFreeDiskMB.IsNull() && !m.MinFreeDiskMB.IsUnknown() {
+		minFree := int(m.MinFreeDiskMB.ValueInt64())
+		spec.MinFreeDiskMB = &minFree
+	}
 	if !m.RebuildTriggers.IsNull() && !m.RebuildTriggers.IsUnknown() {
 		diags.Append(m.RebuildTriggers.ElementsAs(ctx, &spec.RebuildTriggers, false)...)
 	}
@@ -127,6 +141,7 @@ func (m *templateModel) setResult(result builders.TemplateBuildResult, at time.T
 	}
 	m.TemplateRef = templateRefValue(result.TemplateRef)
 	m.SandboxEntrypoint = sandboxEntrypointValue(m.Backend, m.StartCmd)
+	m.setStepsOutputs()
 }
 
 // resultAttributes are what a build sets: unknown in a plan that rebuilds.
@@ -155,7 +170,8 @@ func (m *templateModel) setPending(ref builders.TemplateRef, at time.Time) {
 func (m templateModel) setResultAttributes(ctx context.Context, s attributeSetter) diag.Diagnostics {
 	var diags diag.Diagnostics
 	for name, value := range map[string]any{"status": m.Status, "detail": m.Detail, "stage": m.Stage, "logs": m.Logs,
-		"last_built_at": m.LastBuiltAt, "build_id": m.BuildID, "template_ref": m.TemplateRef, "sandbox_entrypoint": m.SandboxEntrypoint} {
+		"last_built_at": m.LastBuiltAt, "build_id": m.BuildID, "template_ref": m.TemplateRef, "sandbox_entrypoint": m.SandboxEntrypoint,
+		"files_hash": m.FilesHash, "sandbox_env": m.SandboxEnv, "sandbox_workdir": m.SandboxWorkdir, "sandbox_user": m.SandboxUser} {
 		diags.Append(s.SetAttribute(ctx, path.Root(name), value)...)
 	}
 	return diags

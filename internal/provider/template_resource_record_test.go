@@ -97,7 +97,7 @@ func TestAccTemplateE2BFailedUpdateIsRetriedNotAdopted(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: withPackage("pkg-a"), Check: servedRuns(emu, "py", "pip install -- 'pkg-a' root")},
+			{Config: withPackage("pkg-a"), Check: servedRuns(emu, "py", "pip install pkg-a root")},
 			{
 				PreConfig:   func() { emu.FailBuild("py", "pip install exited with code 1") },
 				Config:      withPackage("pkg-b"),
@@ -105,7 +105,7 @@ func TestAccTemplateE2BFailedUpdateIsRetriedNotAdopted(t *testing.T) {
 			},
 			{
 				Config: withPackage("pkg-b"),
-				Check: resource.ComposeTestCheckFunc(buildsAre(emu, 3), servedRuns(emu, "py", "pip install -- 'pkg-b' root"),
+				Check: resource.ComposeTestCheckFunc(buildsAre(emu, 3), servedRuns(emu, "py", "pip install pkg-b root"),
 					resource.TestCheckResourceAttr(resourceName, "status", "SUCCESS")),
 			},
 		},
@@ -128,7 +128,7 @@ func TestAccTemplateE2BRetryWaitsForTheRunningBuild(t *testing.T) {
 `, pkg, timeout))
 			}
 			// Adopting the running build builds nothing: SKIPPED. Building again after it failed: SUCCESS.
-			builds, runs, status := 2, "pip install -- 'pkg-b' root", "SKIPPED"
+			builds, runs, status := 2, "pip install pkg-b root", "SKIPPED"
 			if runningFails {
 				builds, status = 3, "SUCCESS"
 			}
@@ -203,7 +203,7 @@ func TestAccTemplateE2BFailedUpdateRevertedIsConfirmed(t *testing.T) {
 			{Config: withPackage("pkg-a"), PlanOnly: true, ExpectNonEmptyPlan: true},
 			{
 				Config: withPackage("pkg-a"),
-				Check: resource.ComposeTestCheckFunc(buildsAre(emu, 2), servedRuns(emu, "py", "pip install -- 'pkg-a' root"),
+				Check: resource.ComposeTestCheckFunc(buildsAre(emu, 2), servedRuns(emu, "py", "pip install pkg-a root"),
 					resource.TestCheckResourceAttr(resourceName, "status", "SKIPPED")),
 			},
 		},
