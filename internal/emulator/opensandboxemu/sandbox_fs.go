@@ -19,7 +19,7 @@ type sandboxFS struct {
 
 // passwdEntry is one /etc/passwd line.
 type passwdEntry struct {
-	uid, gid   uint32
+	uid, gid    uint32
 	home, shell string
 }
 
