@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { chmodSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { Template, waitForPort, waitForTimeout, waitForURL } from "e2b";
+import { ApiClient, ConnectionConfig, Template, waitForPort, waitForTimeout, waitForURL } from "e2b";
 
 const apiURL = process.env.E2B_API_URL;
 const files = process.env.STEP_FILES; // the folder the provider's file steps read from
@@ -71,3 +71,47 @@ test("the file steps carry the SDK's files hashes", async () => {
     assert.match(step.filesHash, /^[0-9a-f]{64}$/);
   }
 });
+
+test("the emulator caches layers as E2B does: an SDK build after an edit of the last step logs the others CACHED", async () => {
+  const template = (last) => Template().fromImage("python:3.12-slim").runCmd("echo one").runCmd(last);
+  await Template.build(template("echo two"), "conf-cache");
+  const logs = [];
+  await Template.build(template("echo three"), "conf-cache", { onBuildLogs: (e) => logs.push(e.message) });
+  const hash = "\\[[0-9a-f]{64}\\]";
+  for (const line of [`^CACHED \\[base\\] FROM python:3.12-slim ${hash}$`, `^CACHED \\[builder 1/2\\] RUN echo one ${hash}$`,
+    `^\\[builder 2/2\\] RUN echo three ${hash}$`]) {
+    assert.ok(logs.some((m) => new RegExp(line).test(m)), `no log line matches ${line}:\n${logs.join("\n")}`);
+  }
+});
+
+test("steps the orchestrator refuses fail the build at their step, with its words", async () => {
+  const client = new ApiClient(new ConnectionConfig()).api;
+  for (const [steps, step, reason] of [
+    [[{ type: "ENV", args: ["ONLY_A_KEY"] }], "1", "ENV requires both a key and value arguments"],
+    [[{ type: "RUN", args: ["true"] }, { type: "FROB", args: [] }], "2", "failed to get command for step FROB: command type FROB is not implemented"],
+    [[{ type: "COPY", args: ["app", "/app"] }], "1", "COPY requires files hash to be set"],
+    [[{ type: "COPY", args: ["app", "/app"], filesHash: "0".repeat(64) }], "1", "failed to open files object from storage: object does not exist"],
+  ]) {
+    const created = await client.POST("/v3/templates", { body: { name: "conf-refused" } });
+    const { templateID, buildID } = created.data;
+    const started = await client.POST("/v2/templates/{templateID}/builds/{buildID}",
+      { params: { path: { templateID, buildID } }, body: { fromImage: "python:3.12-slim", steps } });
+    assert.equal(started.response.status, 202);
+    await assert.rejects(waitForBuildFinish(client, templateID, buildID),
+      (err) => err.message === reason && err.step === step, JSON.stringify(steps));
+  }
+});
+
+// waitForBuildFinish polls a build's status until it ends; an error carries its reason and step.
+async function waitForBuildFinish(client, templateID, buildID) {
+  for (;;) {
+    const { data } = await client.GET("/templates/{templateID}/builds/{buildID}/status", { params: { path: { templateID, buildID } } });
+    if (data.status === "error") {
+      throw Object.assign(new Error(data.reason.message), { step: data.reason.step });
+    }
+    if (data.status === "ready") {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -67,7 +67,7 @@ var controls = []backendControls{
 			`an old server that ignores GET /snapshots?name=; the server's sandbox timeout cap (0: none); answers all settings`},
 		{"POST", "snapshots", `{"name":"py","state":"Ready","image":"opensandbox/code-interpreter:v1.1.0"}`,
 			`seed a snapshot, as an earlier build leaves it; answers {"id"}`},
-		{"GET", "sandboxes", ``, `every sandbox, deleted ones included, with its entrypoint, state and reason`},
+		{"GET", "sandboxes", ``, `every sandbox, deleted ones included, with its entrypoint, state, reason and execd calls in order`},
 		{"GET", "snapshots", ``, `every snapshot, deleted ones included`},
 		{"POST", "faults", `{"method":"POST","pathPrefix":"/sandboxes","status":503,"count":1,"retryAfter":"","echoBody":false}`,
 			`the next count matching requests answer status (any method when empty; path with or without /v1)`},

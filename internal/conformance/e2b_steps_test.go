@@ -17,7 +17,9 @@ import (
 // template against the standalone emulator. Then E2B's own SDK serialises the same templates,
 // written independently in conformance/e2b-steps.test.mjs, with Template.toJSON (which computes the
 // files hashes and sends nothing), and each must equal the build start body the emulator received
-// from the provider, filesHash included.
+// from the provider, filesHash included. The SDK also judges the emulator's layer cache (an SDK
+// build after an edit of the last step logs the earlier layers CACHED) and its step checks (the
+// orchestrator's words for steps it refuses).
 func TestE2BStepsAsTheSDKSendsThem(t *testing.T) {
 	const key = "e2b_0123456789abcdef0123456789abcdef01234567"
 	settings := startEmulator(t, []string{"E2B_API_URL", "E2B_API_KEY"}, "-api-key", key)
