@@ -141,6 +141,8 @@ func (f FileStep) problems(at string) FieldErrors {
 	}
 	if msg := pathProblem(f.Destination); msg != "" {
 		add(".destination", msg)
+	} else if f.Content != nil && strings.HasSuffix(f.Destination, "/") {
+		add(".destination", fmt.Sprintf("content needs a file name, %q names a folder", f.Destination))
 	}
 	if f.Mode != "" && !fileMode.MatchString(f.Mode) {
 		add(".mode", fmt.Sprintf("%q is not an octal file mode such as \"0644\" or \"755\"", f.Mode))

@@ -64,7 +64,8 @@ func (b *Builder) uploadFiles(ctx context.Context, templateID string, uploads []
 
 // putArchive PUTs the files as a gzipped tar to link, spooled to a temporary file so the request
 // carries an exact Content-Length (signed bucket URLs refuse chunked uploads: e2b-dev/E2B#1243).
-// Only the build's context bounds it: a large upload outlasts the per-request timeout.
+// The link is a storage bucket's, not the API's: a client of its own, bounded only by the build's
+// context (a large upload outlasts the per-request timeout).
 func (b *Builder) putArchive(ctx context.Context, link string, files builders.StepFiles) error {
 	spool, err := os.CreateTemp("", "sandbox-template-files-*.tar.gz")
 	if err != nil {
@@ -87,7 +88,7 @@ func (b *Builder) putArchive(ctx context.Context, link string, files builders.St
 	}
 	req.ContentLength = size
 	req.Header.Set("Content-Type", "application/octet-stream")
-	resp, err := (&http.Client{Transport: b.api.HTTP.Transport}).Do(req)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return apihttp.UnwrapURLError(err)
 	}
