@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -38,6 +39,10 @@ type rebuildModel struct {
 	CPUCount     types.Int64       `tfsdk:"cpu_count"`
 	MemoryMB     types.Int64       `tfsdk:"memory_mb"`
 	Timeout      types.String      `tfsdk:"timeout"`
+
+	Steps         types.List   `tfsdk:"steps"`
+	ReadyCheck    types.Object `tfsdk:"ready_check"`
+	MinFreeDiskMB types.Int64  `tfsdk:"min_free_disk_mb"`
 }
 
 type rebuildAuthModel struct {
@@ -67,7 +72,7 @@ func (a *templateRebuildAction) Schema(_ context.Context, _ action.SchemaRequest
 	resp.Schema = actionschema.Schema{
 		MarkdownDescription: "Rebuilds a sandbox template now, bypassing build caches (E2B `force`), and streams the build's " +
 			"progress (stage changes and build-log lines) to the CLI as it happens. Give it the same build inputs as the " +
-			"`sandbox_template` resource. It changes no state: the resource keeps its recorded outcome.",
+			"`sandbox_template` resource, `steps` included. It changes no state: the resource keeps its recorded outcome.",
 		Attributes: map[string]actionschema.Attribute{
 			"backend": actionschema.StringAttribute{Required: true,
 				MarkdownDescription: "Backend of the template: " + backtickList(buildingBackends()) + ".",
@@ -92,6 +97,7 @@ func (a *templateRebuildAction) Schema(_ context.Context, _ action.SchemaRequest
 			"timeout":   str("How long the rebuild may take, e.g. `45m`. Default `" + defaultUpdateTimeout + "`."),
 		},
 	}
+	maps.Copy(resp.Schema.Attributes, rebuildStepAttributes())
 }
 
 func (a *templateRebuildAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
@@ -131,7 +137,12 @@ func (a *templateRebuildAction) Invoke(ctx context.Context, req action.InvokeReq
 	defer cancel()
 
 	progress(fmt.Sprintf("rebuilding %s template %s, bypassing build caches", cfg.Backend.ValueString(), cfg.TemplateID.ValueString()))
-	result := builders.Rebuild(ctx, builder, cfg.spec(), obs)
+	spec := cfg.spec()
+	if problems := spec.Validate(builder.Backend()); len(problems) > 0 {
+		resp.Diagnostics.AddError("Invalid rebuild configuration", problems.Err().Error())
+		return
+	}
+	result := builders.Rebuild(ctx, builder, spec, obs)
 	if result.Status == builders.StatusFailed {
 		resp.Diagnostics.AddError(fmt.Sprintf("Template rebuild failed at stage %s", result.Stage), failureDetail(result))
 		return
@@ -160,6 +171,12 @@ func (m rebuildModel) spec() builders.TemplateSpec {
 		CPUCount:     int(m.CPUCount.ValueInt64()),
 		MemoryMB:     int(m.MemoryMB.ValueInt64()),
 		ForceRebuild: true,
+		ReadyCheck:   readyCheckOf(m.ReadyCheck),
+	}
+	spec.Steps, _ = stepsOf(m.Steps)
+	if !m.MinFreeDiskMB.IsNull() {
+		minFree := int(m.MinFreeDiskMB.ValueInt64())
+		spec.MinFreeDiskMB = &minFree
 	}
 	switch a := m.RegistryAuth; {
 	case a == nil:
