@@ -56,7 +56,7 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 					"process, so whoever starts sandboxes from it passes `sandbox_entrypoint`."},
 			"ready_cmd": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "Command that succeeds once a sandbox is ready" + usedBy("ready_cmd") + ". Defaults to the code-interpreter readiness check " +
-					"on E2B; OpenSandbox runs it (every 2 s, for up to 10 minutes) after the steps, before the snapshot, and checks nothing without it."},
+					"on E2B; OpenSandbox runs it after the steps until it succeeds, before the snapshot, and checks nothing without it."},
 			"ready_check":      readyCheckAttribute(),
 			"steps":            stepsAttribute(),
 			"min_free_disk_mb": minFreeDiskAttribute(),
@@ -71,7 +71,7 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 					"`code-interpreter-v1`: E2B's SDK calls it `fromTemplate` and documents it for customising E2B's own templates. " +
 					"Add `packages` and `steps` to it. With `start_cmd` or `ready_cmd`, set both: E2B replaces the base's together."},
 			"dockerfile": schema.StringAttribute{Optional: true, DeprecationMessage: builders.DeprecationMessage("dockerfile"),
-				MarkdownDescription: "**Deprecated**: Dockerfile content to build from" + usedBy("dockerfile") + ". Use `image` and `packages`."},
+				MarkdownDescription: "**Deprecated**: Dockerfile content to build from" + usedBy("dockerfile") + ". Use `image`, `packages` and `steps`."},
 			"force_rebuild": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
 				MarkdownDescription: "Build on create even when a usable template with this id already exists, bypassing build caches" + usedBy("force_rebuild") + "."},
 			"keep_remotely": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),

@@ -20,11 +20,9 @@ import (
 // execd's upload call. A snapshot keeps none of that context, so the provider hands it to consumers
 // (sandbox_env, sandbox_workdir, sandbox_user: builders.StepsContext).
 
-// readyTimeout and readyRetryInterval are E2B's for its ready command (phases/finalize/ready.go).
-const (
-	readyTimeout       = 10 * time.Minute
-	readyRetryInterval = 2 * time.Second
-)
+// readyTimeout is E2B's for its ready command (phases/finalize/ready.go); it retries every 2 s,
+// DefaultPollInterval.
+const readyTimeout = 10 * time.Minute
 
 // stepRunner runs one build's steps in its builder sandbox.
 type stepRunner struct {
@@ -44,7 +42,7 @@ type userIDs struct {
 
 // runSteps runs the spec's steps, then waits for its ready command, if it has one.
 func (b *Builder) runSteps(ctx context.Context, ex *execd, spec builders.TemplateSpec, logs *buildLog) error {
-	r := &stepRunner{ex: ex, logs: logs, ids: map[string]userIDs{"root": {}}, poll: min(b.pollInterval, readyRetryInterval)}
+	r := &stepRunner{ex: ex, logs: logs, ids: map[string]userIDs{"root": {}}, poll: b.pollInterval}
 	for _, step := range spec.BuildSteps() {
 		if err := r.run(ctx, step.BuildStep); err != nil {
 			return apihttp.AtStage(builders.StageTemplateBuild, fmt.Errorf("%s: %w", step.Describe(), err))
@@ -259,7 +257,7 @@ func octalDigits(stepMode string, entryMode uint32) int {
 	return n
 }
 
-// waitReady runs the ready command until it succeeds, every readyRetryInterval for at most
+// waitReady runs the ready command until it succeeds, every poll interval for at most
 // readyTimeout, as E2B does before it snapshots a template (phases/finalize/ready.go). A command the
 // image does not have (exit 127) can never succeed: that fails at once.
 func (r *stepRunner) waitReady(ctx context.Context, ready string) error {

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
@@ -98,4 +99,36 @@ func TestBuildRunsEveryStepThroughExecd(t *testing.T) {
 		t.Errorf("execd calls:\n%s\nwant:\n%s", strings.Join(calls, "\n"), strings.Join(want, "\n"))
 	}
 	h.assertAllSandboxesDeleted(t)
+}
+
+// TestReadyCommandRetriedBeforeTheSnapshot: the ready command runs until it succeeds, and only then
+// is the snapshot taken.
+func TestReadyCommandRetriedBeforeTheSnapshot(t *testing.T) {
+	var mu sync.Mutex
+	tries := 0
+	h := newHarness(t, opensandboxemu.Options{CommandResult: func(cmd string) opensandboxemu.CommandResult {
+		mu.Lock()
+		defer mu.Unlock()
+		if tries++; tries < 3 {
+			return opensandboxemu.CommandResult{ExitCode: 1}
+		}
+		return opensandboxemu.CommandResult{}
+	}})
+	s := spec("ready")
+	s.ReadyCmd = "python3 -c 'import jupyter'"
+	if got := builders.Ensure(context.Background(), h.b, s, builders.Observer{}); got.Status != builders.StatusSuccess {
+		t.Fatalf("build = %s: %s", got.Status, got.Detail)
+	}
+	var order []string
+	for _, r := range h.emu.Requests() {
+		switch {
+		case strings.HasSuffix(r.Path, "/command"):
+			order = append(order, "ready")
+		case strings.HasSuffix(r.Path, "/snapshots") && r.Method == "POST":
+			order = append(order, "snapshot")
+		}
+	}
+	if strings.Join(order, ",") != "ready,ready,ready,snapshot" {
+		t.Errorf("order = %v, want three tries of the ready command, then the snapshot", order)
+	}
 }
