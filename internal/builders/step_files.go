@@ -134,8 +134,8 @@ func (s StepFiles) Hash() (string, error) {
 	_, _ = io.WriteString(h, "COPY "+s.Src+" "+s.Destination)
 	for _, e := range s.Entries {
 		_, _ = io.WriteString(h, e.Path+strconv.FormatUint(uint64(e.Mode), 10)+strconv.FormatInt(e.Size, 10))
-		if e.IsDir() || !(e.IsRegular() || e.IsSymlink()) {
-			continue
+		if !e.IsRegular() && !e.IsSymlink() {
+			continue // a folder counts by its path, mode and size only
 		}
 		r, err := e.Open()
 		if err != nil {

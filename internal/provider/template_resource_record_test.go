@@ -23,9 +23,10 @@ func newParallelE2B(t *testing.T) *e2bemu.Server {
 	return e2bemu.NewTestServer(t, e2bemu.Options{APIKey: testE2BAPIKey})
 }
 
-// servedRuns is a check that the build sandboxes of alias start from (the newest build tagged
+// servedRuns is a check that the build sandboxes of template py start from (the newest build tagged
 // default that is ready, get_template_with_build_by_tag.sql) ran exactly these RUN steps.
-func servedRuns(emu *e2bemu.Server, alias string, want ...string) resource.TestCheckFunc {
+func servedRuns(emu *e2bemu.Server, want ...string) resource.TestCheckFunc {
+	const alias = "py"
 	return func(*terraform.State) error {
 		start, ok := servedStart(emu, alias)
 		if !ok {
@@ -54,13 +55,6 @@ func servedStart(emu *e2bemu.Server, alias string) (e2bemu.BuildStart, bool) {
 		}
 	}
 	return e2bemu.BuildStart{}, false
-}
-
-func deref[T any](p *T) (v T) {
-	if p != nil {
-		v = *p
-	}
-	return v
 }
 
 // TestAccTemplateRebuildTriggersRebuild: a changed rebuild_triggers value rebuilds; it once planned
@@ -97,7 +91,7 @@ func TestAccTemplateE2BFailedUpdateIsRetriedNotAdopted(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: withPackage("pkg-a"), Check: servedRuns(emu, "py", "pip install pkg-a root")},
+			{Config: withPackage("pkg-a"), Check: servedRuns(emu, "pip install pkg-a root")},
 			{
 				PreConfig:   func() { emu.FailBuild("py", "pip install exited with code 1") },
 				Config:      withPackage("pkg-b"),
@@ -105,7 +99,7 @@ func TestAccTemplateE2BFailedUpdateIsRetriedNotAdopted(t *testing.T) {
 			},
 			{
 				Config: withPackage("pkg-b"),
-				Check: resource.ComposeTestCheckFunc(buildsAre(emu, 3), servedRuns(emu, "py", "pip install pkg-b root"),
+				Check: resource.ComposeTestCheckFunc(buildsAre(emu, 3), servedRuns(emu, "pip install pkg-b root"),
 					resource.TestCheckResourceAttr(resourceName, "status", "SUCCESS")),
 			},
 		},
@@ -151,7 +145,7 @@ func TestAccTemplateE2BRetryWaitsForTheRunningBuild(t *testing.T) {
 							time.AfterFunc(time.Second, func() { emu.ReleaseBuild("py") }) // while the retry waits
 						},
 						Config: withPackage("pkg-b", "30m"),
-						Check: resource.ComposeTestCheckFunc(buildsAre(emu, builds), servedRuns(emu, "py", runs),
+						Check: resource.ComposeTestCheckFunc(buildsAre(emu, builds), servedRuns(emu, runs),
 							resource.TestCheckResourceAttr(resourceName, "status", status)),
 					},
 				},
@@ -203,7 +197,7 @@ func TestAccTemplateE2BFailedUpdateRevertedIsConfirmed(t *testing.T) {
 			{Config: withPackage("pkg-a"), PlanOnly: true, ExpectNonEmptyPlan: true},
 			{
 				Config: withPackage("pkg-a"),
-				Check: resource.ComposeTestCheckFunc(buildsAre(emu, 2), servedRuns(emu, "py", "pip install pkg-a root"),
+				Check: resource.ComposeTestCheckFunc(buildsAre(emu, 2), servedRuns(emu, "pip install pkg-a root"),
 					resource.TestCheckResourceAttr(resourceName, "status", "SKIPPED")),
 			},
 		},

@@ -88,7 +88,7 @@ func TestAccTemplateOpenSandboxStepKinds(t *testing.T) {
   steps = [%s]
 `, tt.steps)),
 					Check: resource.ComposeTestCheckFunc(execdCalls(osb, tt.want...), func(*terraform.State) error {
-						if n := readySnapshots(osb, "py"); n != 1 {
+						if n := readySnapshots(osb); n != 1 {
 							return fmt.Errorf("%d ready snapshots, want 1", n)
 						}
 						return nil

@@ -84,8 +84,11 @@ func TestLayerKeysAndLogLines(t *testing.T) {
 	b := c.create(map[string]any{"name": "keys"})
 	c.start(b, map[string]any{"fromImage": "python:3.12", "steps": []any{step}})
 	var lines []string
-	for _, e := range c.status(b)["logEntries"].([]any) {
-		lines = append(lines, e.(map[string]any)["message"].(string))
+	entries, _ := c.status(b)["logEntries"].([]any)
+	for _, e := range entries {
+		entry, _ := e.(map[string]any)
+		message, _ := entry["message"].(string)
+		lines = append(lines, message)
 	}
 	for _, want := range []string{`^CACHED \[base\] FROM python:3\.12 \[[0-9a-f]{64}\]$`, `^CACHED \[base\] DEFAULT USER user \[[0-9a-f]{64}\]$`,
 		`^CACHED \[builder 1/1\] ENV A 1 2 \[` + first[2].Hash + `\]$`} {

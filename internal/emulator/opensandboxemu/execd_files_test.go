@@ -20,7 +20,9 @@ func TestExecdFoldersUsersAndWorkingDirectories(t *testing.T) {
 	defer func() { _ = s.Close() }()
 	execd := func(sandbox string) func(method, path, contentType, body string) (int, string) {
 		_, ep, _ := call(t, s, "GET", "/v1/sandboxes/"+sandbox+"/endpoints/44772", "", nil)
-		endpoint, token := ep["endpoint"].(string), ep["headers"].(map[string]any)[ExecdTokenHeader].(string)
+		endpoint, _ := ep["endpoint"].(string)
+		headers, _ := ep["headers"].(map[string]any)
+		token, _ := headers[ExecdTokenHeader].(string)
 		return func(method, path, contentType, body string) (int, string) {
 			req, _ := http.NewRequest(method, "http://"+endpoint+path, strings.NewReader(body))
 			req.Header.Set(ExecdTokenHeader, token)
@@ -35,7 +37,8 @@ func TestExecdFoldersUsersAndWorkingDirectories(t *testing.T) {
 		}
 	}
 	_, created, _ := call(t, s, "POST", "/v1/sandboxes", "", validCreate)
-	do := execd(created["id"].(string))
+	sandboxID, _ := created["id"].(string)
+	do := execd(sandboxID)
 	command := func(body string) (int, string) { return do("POST", "/command", "application/json", body) }
 
 	if status, body := command(`{"command":"true","cwd":"/srv/app"}`); status != 400 ||
@@ -73,10 +76,12 @@ func TestExecdFoldersUsersAndWorkingDirectories(t *testing.T) {
 		t.Errorf("calls = %+v", calls)
 	}
 
-	_, snap, _ := call(t, s, "POST", "/v1/sandboxes/"+created["id"].(string)+"/snapshots", "", map[string]any{"name": "steps"})
-	call(t, s, "GET", "/v1/snapshots/"+snap["id"].(string), "", nil) // Creating, then Ready
+	_, snap, _ := call(t, s, "POST", "/v1/sandboxes/"+sandboxID+"/snapshots", "", map[string]any{"name": "steps"})
+	snapID, _ := snap["id"].(string)
+	call(t, s, "GET", "/v1/snapshots/"+snapID, "", nil) // Creating, then Ready
 	_, restored, _ := call(t, s, "POST", "/v1/sandboxes", "", map[string]any{"snapshotId": snap["id"], "resourceLimits": map[string]string{"cpu": "1"}, "timeout": 600})
-	again := execd(restored["id"].(string))
+	restoredID, _ := restored["id"].(string)
+	again := execd(restoredID)
 	if status, body := again("POST", "/command", "application/json", `{"command":"getent passwd analyst","cwd":"/opt/tool/bin"}`); status != 200 ||
 		!strings.Contains(body, "/home/analyst") {
 		t.Errorf("a restored sandbox lost the snapshot's folders or users: %d %s", status, body)
