@@ -34,7 +34,8 @@
 //     released, so building under it again creates a new template id.
 //
 // Builds run a waiting → building → ready | error state machine on a clock tests can control.
-// Every API request is recorded with the key redacted.
+// Every API request is recorded with the key redacted; each build keeps its start body as received,
+// its minFreeDiskMb (sent by the SDKs from 2.51, recorded, not acted on) and its layers (Template).
 //
 // # Control path
 //
