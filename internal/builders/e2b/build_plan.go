@@ -101,8 +101,8 @@ func (p *buildPlan) addSteps(steps []builders.SpecStep) error {
 	return nil
 }
 
-// legacySources reads the deprecated sources, which E2B still builds (with a deprecation line in
-// the logs): the one place this package touches them.
+// legacySources reads the sources other than image: base_template, and the deprecated dockerfile
+// (built with a deprecation line in the logs): the one place this package touches them.
 func legacySources(spec builders.TemplateSpec) (baseTemplate, dockerfile string) {
 	return spec.BaseTemplate, spec.Dockerfile //nolint:staticcheck // deprecated for users, still honoured here
 }

@@ -25,7 +25,7 @@ type builderSandbox struct {
 	defaulted bool // start_cmd was unset: the entrypoint is the code interpreter's
 }
 
-// Build makes the template: sandbox from image, packages, snapshot named spec.TemplateID. The
+// Build makes the template: sandbox from image, packages and steps, snapshot named spec.TemplateID. The
 // builder sandbox is deleted on every path. See the package doc for duplicates.
 func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs builders.Observer) (builders.TemplateBuildResult, error) {
 	logs := &buildLog{secrets: []builders.Secret{b.api.APIKey}}
@@ -130,7 +130,7 @@ const exitCodeNotFound = 127
 // which exits 127 for a program it cannot find (OSB execd/pkg/runtime/command.go).
 func commandFailed(command string, result commandResult, logs *buildLog) error {
 	hint := ""
-	if program := strings.Fields(command)[0]; result.ExitCode == exitCodeNotFound {
+	if program, _, _ := strings.Cut(strings.TrimSpace(command), " "); result.ExitCode == exitCodeNotFound {
 		fix := "install it in an earlier step (apt) or build from an image that has it"
 		if program == "python3" {
 			fix = "install packages into an image that has Python and pip, such as " + CodeInterpreterImage + " or python:3.12"
