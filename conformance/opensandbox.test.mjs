@@ -131,6 +131,42 @@ test("a command finds what the image holds: python3 on ubuntu is bash's exit 127
   }
 });
 
+test("what the builder's steps use: folders, uploads, a cwd, a user and envs, recorded in order", async () => {
+  const sandbox = await Sandbox.create({ connectionConfig, image: CODE_INTERPRETER, entrypoint: CI_ENTRYPOINT });
+  try {
+    // execd refuses a working directory that does not exist (RunCommandRequest.Validate).
+    await assert.rejects(sandbox.commands.run("true", { workingDirectory: "/srv/app" }), (err) => err.statusCode === 400);
+    await sandbox.files.createDirectories([{ path: "/srv/app", mode: 755, owner: "root", group: "root" }]);
+    await sandbox.files.writeFiles([{ path: "/srv/app/conf/settings.json", data: '{"theme":"dark"}', mode: 640 }]);
+    const inApp = await sandbox.commands.run("echo in app", { workingDirectory: "/srv/app/conf", envs: { MPLBACKEND: "Agg" } });
+    assert.equal(inApp.exitCode, 0);
+    assert.equal(inApp.logs.stdout[0]?.text, "in app");
+
+    // Users: useradd, then getent reads the entry a command can run as (uid).
+    assert.equal((await sandbox.commands.run("getent passwd analyst")).exitCode, 2);
+    assert.equal((await sandbox.commands.run("useradd --create-home --shell /bin/bash analyst")).exitCode, 0);
+    const entry = await sandbox.commands.run("getent passwd analyst");
+    const [, , uid, gid, , home] = entry.logs.stdout[0].text.split(":");
+    assert.equal(home, "/home/analyst");
+    const asUser = await sandbox.commands.run("echo hi", { uid: Number(uid), gid: Number(gid), workingDirectory: home });
+    assert.equal(asUser.exitCode, 0);
+    // An owner execd cannot look up fails the upload.
+    await assert.rejects(sandbox.files.writeFiles([{ path: "/srv/app/x", data: "x", owner: "nobody-here" }]), (err) => err.statusCode === 500);
+
+    const recorded = (await control("GET", "sandboxes")).find((sb) => sb.id === sandbox.id);
+    assert.deepEqual(recorded.calls.map((c) => c.command ?? (c.mkdir && `mkdir ${c.mkdir}`) ?? `upload ${c.upload}`), [
+      "mkdir /srv/app", "upload /srv/app/conf/settings.json", "echo in app", "getent passwd analyst",
+      "useradd --create-home --shell /bin/bash analyst", "getent passwd analyst", "echo hi", "upload /srv/app/x",
+    ]);
+    assert.deepEqual([recorded.calls[2].cwd, recorded.calls[2].envs], ["/srv/app/conf", { MPLBACKEND: "Agg" }]);
+    assert.deepEqual([recorded.calls[6].uid, recorded.calls[6].cwd], [Number(uid), "/home/analyst"]);
+    assert.deepEqual([recorded.calls[1].mode, recorded.calls[1].size], [640, 16]);
+  } finally {
+    await sandbox.kill();
+    await sandbox.close();
+  }
+});
+
 test("deleting a snapshot a restored sandbox uses: 409 SNAPSHOT::DELETE_CONFLICT, left Deleting", async () => {
   const source = await Sandbox.create({ connectionConfig, image: CODE_INTERPRETER, entrypoint: CI_ENTRYPOINT });
   let snap;

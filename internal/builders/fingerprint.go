@@ -16,16 +16,38 @@ import (
 func (s TemplateSpec) Fingerprint() string {
 	startCmd, defaulted := s.StartCommand("")
 	sized := s.WithDefaults()
-	inputs, _ := json.Marshal(struct { // strings, ints and a string map always encode
+	inputs, _ := json.Marshal(struct { // strings, ints and string maps always encode
 		Image, StartCmd, ReadyCmd, BaseTemplate, Dockerfile string
 		DefaultStart                                        bool
 		Packages                                            []string
 		CPUCount, MemoryMB                                  int
 		RebuildTriggers                                     map[string]string `json:",omitempty"`
-	}{s.Image, startCmd, s.ReadyCmd, s.BaseTemplate, s.Dockerfile, defaulted, s.Packages, sized.CPUCount, sized.MemoryMB,
-		s.RebuildTriggers})
+		MinFreeDiskMB                                       *int              `json:",omitempty"`
+		Steps                                               []fingerprintStep `json:",omitempty"`
+	}{s.Image, startCmd, s.ReadyCommand(), s.BaseTemplate, s.Dockerfile, defaulted, s.Packages, sized.CPUCount, sized.MemoryMB,
+		s.RebuildTriggers, s.MinFreeDiskMB, fingerprintSteps(s.Steps)})
 	sum := sha256.Sum256(inputs)
 	return hex.EncodeToString(sum[:8])
+}
+
+// fingerprintStep is a step as the fingerprint records it: a file step by what it places (Files,
+// its files hash), not by where the files are on this machine.
+type fingerprintStep struct {
+	BuildStep
+	Files string `json:",omitempty"`
+}
+
+func fingerprintSteps(steps []BuildStep) []fingerprintStep {
+	out := make([]fingerprintStep, len(steps))
+	for i, step := range steps {
+		out[i].BuildStep = step
+		if step.File != nil {
+			file := *step.File
+			out[i].Files, file.Source = file.filesDigest(), ""
+			out[i].File = &file
+		}
+	}
+	return out
 }
 
 // InputsVerdict is what a backend can tell about the inputs of an existing template's usable build.

@@ -65,6 +65,13 @@ func setOther(t *testing.T, v reflect.Value, field reflect.StructField) {
 	case field.Type == reflect.TypeOf(&[]string{""}[0]):
 		other := "other"
 		v.Set(reflect.ValueOf(&other))
+	case field.Type == reflect.TypeOf(&[]int{0}[0]):
+		other := 0 // set, even to zero, is another input than unset
+		v.Set(reflect.ValueOf(&other))
+	case field.Type == reflect.TypeOf(&ReadyCheck{}):
+		v.Set(reflect.ValueOf(&ReadyCheck{Port: 8000}))
+	case field.Type == reflect.TypeOf([]BuildStep{}):
+		v.Set(reflect.ValueOf([]BuildStep{{Run: &RunStep{Command: "true"}}}))
 	case field.Type == reflect.TypeOf([]string{}):
 		v.Set(reflect.Append(v, reflect.ValueOf("other")))
 	case field.Type == reflect.TypeOf(map[string]string{}):

@@ -26,11 +26,18 @@ type TemplateSpec struct {
 	// means no start command at all. Read it through StartCommand.
 	StartCmd *string
 	ReadyCmd string
-	CPUCount int // 0 means DefaultSandboxCPUCount
-	MemoryMB int // 0 means DefaultSandboxMemoryMB
+	// ReadyCheck is a typed ready command, instead of ReadyCmd. Read both through ReadyCommand.
+	ReadyCheck *ReadyCheck
+	CPUCount   int // 0 means DefaultSandboxCPUCount
+	MemoryMB   int // 0 means DefaultSandboxMemoryMB
+	// MinFreeDiskMB is the free disk space E2B leaves after the steps (nil: the team's default).
+	MinFreeDiskMB *int
 
-	// BaseTemplate builds on an existing template. A deprecated input (use Image); still supported,
-	// so it is not marked Deprecated for Go callers that must keep passing it through.
+	// Steps run in order after the source and after Packages (build_step.go).
+	Steps []BuildStep
+
+	// BaseTemplate builds on an existing E2B template (the SDK's fromTemplate), such as
+	// code-interpreter-v1.
 	BaseTemplate string
 	// Dockerfile builds from Dockerfile content. A deprecated input (use Image and Packages).
 	Dockerfile string
@@ -112,6 +119,16 @@ func (s TemplateSpec) Validate(b *Backend) FieldErrors {
 			errs = append(errs, FieldError{Field: size.field,
 				Message: fmt.Sprintf("must be at most %d (build APIs carry it as a 32-bit integer), got %d", math.MaxInt32, size.value)})
 		}
+	}
+	errs = append(errs, s.validateSteps()...)
+	if s.ReadyCheck != nil {
+		errs = append(errs, s.ReadyCheck.problems()...)
+		if s.ReadyCmd != "" {
+			errs = append(errs, FieldError{Field: "ready_check", Reads: []string{"ready_cmd"}, Message: "set ready_check or ready_cmd, not both"})
+		}
+	}
+	if s.MinFreeDiskMB != nil && *s.MinFreeDiskMB < 0 {
+		errs = append(errs, FieldError{Field: "min_free_disk_mb", Message: fmt.Sprintf("must be 0 or more, got %d", *s.MinFreeDiskMB)})
 	}
 	if b.Check != nil {
 		errs = append(errs, b.Check(s)...)

@@ -14,7 +14,8 @@ func (s TemplateSpec) Warnings(b *Backend) []Warning {
 		"image": s.Image != "", "registry_auth": s.RegistryAuth != nil, "packages": len(s.Packages) > 0,
 		"start_cmd": s.StartCmd != nil && *s.StartCmd != "", "ready_cmd": s.ReadyCmd != "", "cpu_count": s.CPUCount != 0,
 		"memory_mb": s.MemoryMB != 0, "base_template": s.BaseTemplate != "", "dockerfile": s.Dockerfile != "",
-		"force_rebuild": s.ForceRebuild,
+		"force_rebuild": s.ForceRebuild, "steps": len(s.Steps) > 0, "ready_check": s.ReadyCheck != nil,
+		"min_free_disk_mb": s.MinFreeDiskMB != nil,
 	}
 	var warnings []Warning
 	for _, field := range SpecFields {
@@ -32,13 +33,15 @@ func (s TemplateSpec) Warnings(b *Backend) []Warning {
 
 // SpecFields names the spec's fields as the seed (and the Terraform schema) spells them.
 var SpecFields = []string{
-	"image", "registry_auth", "packages", "start_cmd", "ready_cmd", "cpu_count", "memory_mb",
-	"base_template", "dockerfile", "force_rebuild",
+	"image", "registry_auth", "packages", "steps", "start_cmd", "ready_cmd", "ready_check", "cpu_count", "memory_mb",
+	"min_free_disk_mb", "base_template", "dockerfile", "force_rebuild",
 }
 
+// deprecations are the fields kept only for configurations that use them. base_template is not
+// one: it is E2B's fromTemplate, which its SDKs document, without deprecation, for customising
+// E2B's own templates (Template().fromTemplate("code-interpreter-v1")).
 var deprecations = map[string]string{
-	"base_template": "base_template is deprecated: build from image instead",
-	"dockerfile":    "dockerfile is deprecated: build from image and list packages instead",
+	"dockerfile": "dockerfile is deprecated: build from image and list packages and steps instead",
 }
 
 // DeprecationMessage returns the deprecation notice of a field, or "".

@@ -7,7 +7,8 @@ import "testing"
 // snapshot create/get/list/delete, and the server behaviours issues 11 and 19 are about (create
 // answers Running with expiresAt, a sandbox ends with its entrypoint, a command finds only what the
 // image holds, a snapshot in use cannot be deleted, pause/resume/renew/metadata, ?name=, the
-// timeout cap), driven through the emulator's /_emulator/ controls.
+// timeout cap), what build steps use (folders, uploads, a cwd, users, envs, recorded in order),
+// driven through the emulator's /_emulator/ controls.
 func TestOpenSandboxSDK(t *testing.T) {
 	settings := startEmulator(t, []string{"OPEN_SANDBOX_DOMAIN", "OPEN_SANDBOX_API_KEY"})
 	runNodeTest(t, "opensandbox.test.mjs",

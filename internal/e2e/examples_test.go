@@ -45,9 +45,32 @@ func TestExamplesValidate(t *testing.T) {
 				}
 				c.write(filepath.Base(f), string(b))
 			}
+			copyTree(t, filepath.Join(dir, "files"), filepath.Join(c.dir, "files")) // what file steps read, at plan
 			if out, err := c.run("validate", "-no-color"); err != nil {
 				t.Fatalf("validate failed: %v\n%s", err, out)
 			}
 		})
+	}
+}
+
+// copyTree copies the folder src (when there is one) to dst.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, strings.TrimPrefix(path, src))
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
 	}
 }

@@ -54,6 +54,14 @@ type templateModel struct {
 	ImageDigestCheck types.String `tfsdk:"image_digest_check"`
 
 	SandboxEntrypoint types.List `tfsdk:"sandbox_entrypoint"`
+
+	Steps          types.List   `tfsdk:"steps"`
+	ReadyCheck     types.Object `tfsdk:"ready_check"`
+	MinFreeDiskMB  types.Int64  `tfsdk:"min_free_disk_mb"`
+	FilesHash      types.String `tfsdk:"files_hash"`
+	SandboxEnv     types.Map    `tfsdk:"sandbox_env"`
+	SandboxWorkdir types.String `tfsdk:"sandbox_workdir"`
+	SandboxUser    types.String `tfsdk:"sandbox_user"`
 }
 
 var templateRefAttrTypes = map[string]attr.Type{"provider": types.StringType, "value": types.StringType}
@@ -74,6 +82,12 @@ func (m templateModel) spec(ctx context.Context, config templateModel) (builders
 		ForceRebuild: m.ForceRebuild.ValueBool(),
 	}
 	diags.Append(m.Packages.ElementsAs(ctx, &spec.Packages, false)...)
+	spec.Steps, _ = stepsOf(m.Steps)
+	spec.ReadyCheck = readyCheckOf(m.ReadyCheck)
+	if !m.MinFreeDiskMB.IsNull() && !m.MinFreeDiskMB.IsUnknown() {
+		minFree := int(m.MinFreeDiskMB.ValueInt64())
+		spec.MinFreeDiskMB = &minFree
+	}
 	if !m.RebuildTriggers.IsNull() && !m.RebuildTriggers.IsUnknown() {
 		diags.Append(m.RebuildTriggers.ElementsAs(ctx, &spec.RebuildTriggers, false)...)
 	}
@@ -105,6 +119,7 @@ func (m *templateModel) setResult(result builders.TemplateBuildResult, at time.T
 	m.BuildRef = buildRefValue(m.Backend, m.TemplateID, result.BuildID)
 	m.TemplateRef = templateRefValue(result.TemplateRef)
 	m.SandboxEntrypoint = sandboxEntrypointValue(m.Backend, m.StartCmd)
+	m.setStepsOutputs()
 }
 
 // resultAttributes are what a build sets: unknown in a plan that rebuilds.
@@ -137,7 +152,8 @@ func (m templateModel) setResultAttributes(ctx context.Context, s attributeSette
 	var diags diag.Diagnostics
 	for name, value := range map[string]any{"status": m.Status, "detail": m.Detail, "stage": m.Stage, "logs": m.Logs,
 		"last_built_at": m.LastBuiltAt, "build_id": m.BuildID, "build_ref": m.BuildRef, "template_ref": m.TemplateRef,
-		"sandbox_entrypoint": m.SandboxEntrypoint} {
+		"sandbox_entrypoint": m.SandboxEntrypoint, "files_hash": m.FilesHash, "sandbox_env": m.SandboxEnv,
+		"sandbox_workdir": m.SandboxWorkdir, "sandbox_user": m.SandboxUser} {
 		diags.Append(s.SetAttribute(ctx, path.Root(name), value)...)
 	}
 	return diags

@@ -24,6 +24,7 @@ func buildInputsChanged(plan, state templateModel) bool {
 		!plan.BaseTemplate.Equal(state.BaseTemplate) ||
 		!plan.Dockerfile.Equal(state.Dockerfile) ||
 		!plan.RebuildTriggers.Equal(state.RebuildTriggers) ||
+		stepsChanged(plan, state) ||
 		digestMoved(plan.ImageDigest, state.ImageDigest)
 }
 
@@ -101,7 +102,7 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	case keep:
 		plan.copyResult(state)
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
-	case lc.rebuilds() && !buildInputsChanged(plan, state):
-		planRebuild(ctx, resp) // nothing else differs from state: the build to come shows as these
-	} // otherwise inputs changed: the framework already planned the results unknown
+	default: // a rebuild: the framework plans its results unknown only when the configuration changed,
+		planRebuild(ctx, resp) // not when only the served build or the files of file steps did
+	}
 }

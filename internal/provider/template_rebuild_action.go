@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -43,6 +44,10 @@ type rebuildModel struct {
 	Tags         types.Set    `tfsdk:"tags"`
 	Candidate    types.Bool   `tfsdk:"candidate"`
 	Timeout      types.String `tfsdk:"timeout"`
+
+	Steps         types.List   `tfsdk:"steps"`
+	ReadyCheck    types.Object `tfsdk:"ready_check"`
+	MinFreeDiskMB types.Int64  `tfsdk:"min_free_disk_mb"`
 }
 
 func (a *templateRebuildAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
@@ -63,7 +68,7 @@ func (a *templateRebuildAction) Schema(_ context.Context, _ action.SchemaRequest
 	resp.Schema = actionschema.Schema{
 		MarkdownDescription: "Rebuilds a sandbox template now, bypassing build caches (E2B `force`), and streams the build's " +
 			"progress (stage changes and build-log lines) to the CLI as it happens. Give it the same build inputs as the " +
-			"`sandbox_template` resource. It changes no state: the resource keeps its recorded outcome.",
+			"`sandbox_template` resource, `steps` included. It changes no state: the resource keeps its recorded outcome.",
 		Attributes: map[string]actionschema.Attribute{
 			"backend": actionschema.StringAttribute{Required: true,
 				MarkdownDescription: "Backend of the template: " + backtickList(buildingBackends()) + ".",
@@ -103,6 +108,7 @@ func (a *templateRebuildAction) Schema(_ context.Context, _ action.SchemaRequest
 					"template name keeps starting the build it did. Set it as the resource's `candidate` is set."},
 		},
 	}
+	maps.Copy(resp.Schema.Attributes, rebuildStepAttributes())
 }
 
 func (a *templateRebuildAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
@@ -198,6 +204,7 @@ func (m rebuildModel) template() templateModel {
 	return templateModel{
 		TemplateID: m.TemplateID, Image: m.Image, RegistryAuth: m.RegistryAuth, Packages: m.Packages,
 		StartCmd: m.StartCmd, ReadyCmd: m.ReadyCmd, CPUCount: m.CPUCount, MemoryMB: m.MemoryMB, Tags: m.Tags, Candidate: m.Candidate,
+		Steps: m.Steps, ReadyCheck: m.ReadyCheck, MinFreeDiskMB: m.MinFreeDiskMB,
 		BaseTemplate: types.StringNull(), Dockerfile: types.StringNull(), RebuildTriggers: types.MapNull(types.StringType),
 	}
 }

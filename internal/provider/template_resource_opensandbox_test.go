@@ -74,10 +74,11 @@ func builderSandboxesDeleted(osb *opensandboxemu.Server) resource.TestCheckFunc 
 	}
 }
 
-func readySnapshots(osb *opensandboxemu.Server, name string) int {
+// readySnapshots counts the Ready snapshots of template py.
+func readySnapshots(osb *opensandboxemu.Server) int {
 	n := 0
 	for _, s := range osb.Snapshots() {
-		if s.Name == name && s.State == opensandboxemu.SnapshotReady && !s.Deleted {
+		if s.Name == "py" && s.State == opensandboxemu.SnapshotReady && !s.Deleted {
 			n++
 		}
 	}
@@ -89,7 +90,7 @@ func TestAccTemplateOpenSandboxLifecycle(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		CheckDestroy: func(*terraform.State) error {
-			if n := readySnapshots(osb, "py"); n != 0 {
+			if n := readySnapshots(osb); n != 0 {
 				return fmt.Errorf("destroy left %d snapshots named py", n)
 			}
 			return nil
@@ -107,7 +108,7 @@ func TestAccTemplateOpenSandboxLifecycle(t *testing.T) {
 					"provider": knownvalue.StringExact("opensandbox"), "value": knownvalue.StringExact("py")})),
 			},
 			Check: resource.ComposeTestCheckFunc(builderSandboxesDeleted(osb), func(*terraform.State) error {
-				if n := readySnapshots(osb, "py"); n != 1 {
+				if n := readySnapshots(osb); n != 1 {
 					return fmt.Errorf("%d Ready snapshots named py, want 1", n)
 				}
 				if ep := osb.Sandboxes()[0].Entrypoint; !slices.Equal(ep, []string{"tail", "-f", "/dev/null"}) {
@@ -310,7 +311,7 @@ resource "sandbox_template" "twin" {
 				resource.TestCheckResourceAttr(resourceName, "template_ref.value", "py"),
 				resource.TestCheckResourceAttr("sandbox_template.twin", "template_ref.value", "py"),
 				func(*terraform.State) error {
-					if n := readySnapshots(osb, "py"); n != 1 {
+					if n := readySnapshots(osb); n != 1 {
 						return fmt.Errorf("%d Ready snapshots named py, want 1", n)
 					}
 					return nil

@@ -23,8 +23,8 @@ func newParallelE2B(t *testing.T) *e2bemu.Server {
 	return e2bemu.NewTestServer(t, e2bemu.Options{APIKey: testE2BAPIKey})
 }
 
-// servedRuns is a check that the build sandboxes of template py start from (the newest build
-// tagged default that is ready, get_template_with_build_by_tag.sql) ran exactly these RUN steps.
+// servedRuns is a check that the build sandboxes of template py start from (the newest build tagged
+// default that is ready, get_template_with_build_by_tag.sql) ran exactly these RUN steps.
 func servedRuns(emu *e2bemu.Server, want ...string) resource.TestCheckFunc {
 	const alias = "py"
 	return func(*terraform.State) error {
@@ -95,7 +95,7 @@ func TestAccTemplateE2BFailedUpdateIsRetriedNotAdopted(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: withPackage("pkg-a"), Check: servedRuns(emu, "pip install -- 'pkg-a' root")},
+			{Config: withPackage("pkg-a"), Check: servedRuns(emu, "pip install pkg-a root")},
 			{
 				PreConfig:   func() { emu.FailBuild("py", "pip install exited with code 1") },
 				Config:      withPackage("pkg-b"),
@@ -103,7 +103,7 @@ func TestAccTemplateE2BFailedUpdateIsRetriedNotAdopted(t *testing.T) {
 			},
 			{
 				Config: withPackage("pkg-b"),
-				Check: resource.ComposeTestCheckFunc(buildsAre(emu, 3), servedRuns(emu, "pip install -- 'pkg-b' root"),
+				Check: resource.ComposeTestCheckFunc(buildsAre(emu, 3), servedRuns(emu, "pip install pkg-b root"),
 					resource.TestCheckResourceAttr(resourceName, "status", "SUCCESS")),
 			},
 		},
@@ -120,7 +120,7 @@ func TestAccTemplateE2BRetryWaitsForTheRunningBuild(t *testing.T) {
 			emu := newParallelE2B(t)
 			withPackage := func(pkg, timeout string) string { return ciTemplateWithPackage(emu, pkg, timeout) }
 			// Adopting the running build builds nothing: SKIPPED. Building again after it failed: SUCCESS.
-			builds, runs, status := 2, "pip install -- 'pkg-b' root", "SKIPPED"
+			builds, runs, status := 2, "pip install pkg-b root", "SKIPPED"
 			if runningFails {
 				builds, status = 3, "SUCCESS"
 			}
@@ -190,7 +190,7 @@ func TestAccTemplateE2BFailedUpdateRevertedIsConfirmed(t *testing.T) {
 			{Config: withPackage("pkg-a"), PlanOnly: true, ExpectNonEmptyPlan: true},
 			{
 				Config: withPackage("pkg-a"),
-				Check: resource.ComposeTestCheckFunc(buildsAre(emu, 2), servedRuns(emu, "pip install -- 'pkg-a' root"),
+				Check: resource.ComposeTestCheckFunc(buildsAre(emu, 2), servedRuns(emu, "pip install pkg-a root"),
 					resource.TestCheckResourceAttr(resourceName, "status", "SKIPPED")),
 			},
 		},

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -27,7 +28,7 @@ const (
 )
 
 func templateResourceSchema(ctx context.Context) schema.Schema {
-	return schema.Schema{
+	s := schema.Schema{
 		MarkdownDescription: "A sandbox template: an E2B template, an OpenSandbox snapshot, or a reference to a Bedrock " +
 			"AgentCore code interpreter. Create builds it only when it is not already usable; a change to a build " +
 			"input rebuilds it in place. Hand `template_ref` to whatever starts sandboxes.",
@@ -54,17 +55,23 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 					"builder sandbox only, and it must keep running (a sandbox ends with its entrypoint); a snapshot keeps no " +
 					"process, so whoever starts sandboxes from it passes `sandbox_entrypoint`."},
 			"ready_cmd": schema.StringAttribute{Optional: true,
-				MarkdownDescription: "Command that succeeds once a sandbox is ready" + usedBy("ready_cmd") + ". Defaults to the code-interpreter readiness check."},
+				MarkdownDescription: "Command that succeeds once a sandbox is ready" + usedBy("ready_cmd") + ". Defaults to the code-interpreter readiness check " +
+					"on E2B; OpenSandbox runs it after the steps until it succeeds, before the snapshot, and checks nothing without it."},
+			"ready_check":      readyCheckAttribute(),
+			"steps":            stepsAttribute(),
+			"min_free_disk_mb": minFreeDiskAttribute(),
 			"cpu_count": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: fmt.Sprintf("vCPUs per sandbox%s. Defaults to %d.", usedBy("cpu_count"), builders.DefaultSandboxCPUCount),
 				Validators:          []validator.Int64{int64validator.AtLeast(1)}}, // a set size is positive; E2B's own rules are its Check
 			"memory_mb": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: fmt.Sprintf("Memory per sandbox in MiB%s. Defaults to %d.", usedBy("memory_mb"), builders.DefaultSandboxMemoryMB),
 				Validators:          []validator.Int64{int64validator.AtLeast(1)}},
-			"base_template": schema.StringAttribute{Optional: true, DeprecationMessage: builders.DeprecationMessage("base_template"),
-				MarkdownDescription: "**Deprecated**: build on an existing template" + usedBy("base_template") + ". Use `image`."},
+			"base_template": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "An existing template to build on instead of `image`" + usedBy("base_template") + ", such as E2B's " +
+					"`code-interpreter-v1`: E2B's SDK calls it `fromTemplate` and documents it for customising E2B's own templates. " +
+					"Add `packages` and `steps` to it. With `start_cmd` or `ready_cmd`, set both: E2B replaces the base's together."},
 			"dockerfile": schema.StringAttribute{Optional: true, DeprecationMessage: builders.DeprecationMessage("dockerfile"),
-				MarkdownDescription: "**Deprecated**: Dockerfile content to build from" + usedBy("dockerfile") + ". Use `image` and `packages`."},
+				MarkdownDescription: "**Deprecated**: Dockerfile content to build from" + usedBy("dockerfile") + ". Use `image`, `packages` and `steps`."},
 			"force_rebuild": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
 				MarkdownDescription: "Build on create even when a usable template with this id already exists, bypassing build caches" + usedBy("force_rebuild") + "."},
 			"keep_remotely": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
@@ -108,6 +115,8 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 			"image_digest_check": imageDigestCheckAttribute(),
 		}),
 	}
+	maps.Copy(s.Attributes, stepsOutputAttributes())
+	return s
 }
 
 func registryAuthSchema() schema.Attribute {

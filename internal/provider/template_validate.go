@@ -47,8 +47,8 @@ func checkSpec(ctx context.Context, cfg templateModel, backend *builders.Backend
 	spec, unknown, specDiags := cfg.configuredSpec(ctx)
 	diags.Append(specDiags...)
 	for _, problem := range spec.Validate(backend) {
-		if unknown[problem.Field] || unknown[problem.Root()] || slices.ContainsFunc(problem.Reads, func(field string) bool { return unknown[field] }) {
-			continue
+		if unknownWithin(unknown, problem.Field) || unknown[problem.Root()] || slices.ContainsFunc(problem.Reads, func(field string) bool { return unknown[field] }) {
+			continue // a value known only at apply: the rule is checked again then
 		}
 		diags.AddAttributeError(attributePath(problem), "Invalid "+problem.Field, problem.Error()+".")
 	}
@@ -61,9 +61,10 @@ func (m templateModel) configuredSpec(ctx context.Context) (builders.TemplateSpe
 	for name, v := range map[string]attr.Value{"template_id": m.TemplateID, "image": m.Image, "start_cmd": m.StartCmd,
 		"ready_cmd": m.ReadyCmd, "cpu_count": m.CPUCount, "memory_mb": m.MemoryMB, "base_template": m.BaseTemplate,
 		"dockerfile": m.Dockerfile, "packages": m.Packages, "registry_auth": m.RegistryAuth, "rebuild_triggers": m.RebuildTriggers,
-		builders.FieldTags: m.Tags, builders.FieldCandidate: m.Candidate} {
+		builders.FieldTags: m.Tags, builders.FieldCandidate: m.Candidate, "ready_check": m.ReadyCheck, "min_free_disk_mb": m.MinFreeDiskMB} {
 		unknown[name] = !fullyKnown(ctx, v)
 	}
+	markUnknownSteps(m.Steps, unknown)
 	switch {
 	case m.Packages.IsUnknown():
 		m.Packages = types.ListNull(types.StringType)
@@ -84,6 +85,9 @@ func (m templateModel) configuredSpec(ctx context.Context) (builders.TemplateSpe
 	if unknown[builders.FieldTags] {
 		m.Tags = types.SetNull(types.StringType)
 	}
+	if unknown["ready_check"] {
+		m.ReadyCheck = types.ObjectNull(m.ReadyCheck.AttributeTypes(ctx))
+	}
 	spec, diags := m.spec(ctx, m)
 	if unknown["registry_auth"] {
 		spec.RegistryAuth = nil
@@ -92,15 +96,43 @@ func (m templateModel) configuredSpec(ctx context.Context) (builders.TemplateSpe
 }
 
 // attributePath is where a problem points in the schema: its top-level attribute, or a list
-// element, but nothing inside registry_auth, since CLIs cannot point into an object literal and
-// would fall back to the resource line.
+// element (packages[1], steps[2]), never deeper: Terraform 1.5 and OpenTofu cannot point into an
+// object literal (registry_auth, a step's fields) and would fall back to the resource line, while
+// every CLI shows the step. The message names the field within it ("steps[2].apt.packages[0]").
 func attributePath(problem builders.FieldError) path.Path {
 	at := path.Root(problem.Root())
-	_, index, isElement := strings.Cut(strings.TrimSuffix(problem.Field, "]"), "[")
+	_, index, isElement := strings.Cut(problem.Field, "[")
+	index, _, _ = strings.Cut(index, "]")
 	if i, err := strconv.Atoi(index); isElement && err == nil {
 		return at.AtListIndex(i)
 	}
 	return at
+}
+
+// unknownWithin tells whether field, or a field it lies within ("steps[1]" for
+// "steps[1].apt.packages[0]"), is not known yet.
+func unknownWithin(unknown map[string]bool, field string) bool {
+	for i, r := range field {
+		if (r == '.' || r == '[') && unknown[field[:i]] {
+			return true
+		}
+		if r == ']' && unknown[field[:i+1]] {
+			return true
+		}
+	}
+	return unknown[field]
+}
+
+// markUnknownSteps records steps not known yet: the whole list, or single steps ("steps[2]").
+func markUnknownSteps(steps types.List, unknown map[string]bool) {
+	if steps.IsUnknown() {
+		unknown["steps"] = true
+		return
+	}
+	_, pending := stepsOf(steps)
+	for _, i := range pending {
+		unknown[fmt.Sprintf("steps[%d]", i)] = true
+	}
 }
 
 // isSet tells whether the user wrote field in the configuration (defaults do not count).

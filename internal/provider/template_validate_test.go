@@ -54,10 +54,11 @@ func TestValidateConfigWarnings(t *testing.T) {
 		want    []string // warning details, by substring, in order
 		wantErr bool
 	}{
-		{"opensandbox ignores E2B-only sizing", map[string]tftypes.Value{
+		{"opensandbox ignores E2B-only sizing, not ready_cmd", map[string]tftypes.Value{
 			"backend": str("opensandbox"), "template_id": str("py"), "image": str("python:3.12"),
 			"ready_cmd": str("true"), "cpu_count": tftypes.NewValue(tftypes.Number, 4),
-		}, []string{"ready_cmd is ignored", "cpu_count is ignored"}, false},
+			"min_free_disk_mb": tftypes.NewValue(tftypes.Number, 0),
+		}, []string{"cpu_count is ignored", "min_free_disk_mb is ignored"}, false},
 		{"bedrock ignores images", map[string]tftypes.Value{
 			"backend": str("bedrock"), "template_id": str("aws.codeinterpreter.v1"), "image": str("python:3.12"),
 		}, []string{"image is ignored"}, false},

@@ -50,7 +50,10 @@ type Request struct {
 	Path   string // joined to the client's BaseURL
 	Query  url.Values
 	In     any // JSON-encoded as the body when non-nil
-	Out    any // a 2xx JSON answer is decoded into it when non-nil
+	// Body is sent as it is, with ContentType, when In is nil (a multipart upload).
+	Body        []byte
+	ContentType string
+	Out         any // a 2xx JSON answer is decoded into it when non-nil
 	// Read, when set, reads a 2xx answer itself instead of Out (a stream).
 	Read func(io.Reader) error
 	// Secrets the body reveals: scrubbed from any error text the server echoes back.
@@ -61,7 +64,7 @@ type Request struct {
 // Do sends r and reads a 2xx answer into r.Out (or r.Read). Failed tries are repeated as r's
 // retry class allows, up to c.Retry's attempts; any other non-2xx answer is an *Error.
 func (c *Client) Do(ctx context.Context, r Request) error {
-	var body []byte
+	body := r.Body
 	if r.In != nil {
 		var err error
 		if body, err = json.Marshal(r.In); err != nil { // secrets are revealed only here
@@ -114,7 +117,7 @@ func (c *Client) send(ctx context.Context, r Request, body []byte) (*http.Respon
 		req.Header.Set("Accept", "application/json")
 	}
 	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Content-Type", cmp.Or(r.ContentType, "application/json"))
 	}
 	req.Header.Set("User-Agent", cmp.Or(c.UserAgent, DefaultUserAgent))
 	if !c.APIKey.IsEmpty() {

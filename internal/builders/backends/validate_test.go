@@ -23,7 +23,7 @@ func TestTemplateSpecValidation(t *testing.T) {
 		{"full", &e2b.Backend, builders.TemplateSpec{TemplateID: "data-science", Image: "123456789012.dkr.ecr.us-east-1.amazonaws.com/ds:1.4",
 			RegistryAuth: basic, Packages: []string{"pandas==2.2.3", "numpy"}, StartCmd: ptr("run"), ReadyCmd: "ready", CPUCount: 4, MemoryMB: 2048}, nil},
 		{"digest image", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Image: "ghcr.io/org/img@sha256:" + strings.Repeat("a", 64)}, nil},
-		{"deprecated base_template", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", BaseTemplate: "base"}, nil},
+		{"base_template", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", BaseTemplate: "base"}, nil},
 		{"deprecated dockerfile", &e2b.Backend, builders.TemplateSpec{TemplateID: "py", Dockerfile: "FROM python:3.12"}, nil},
 		{"bedrock needs no source", &bedrock.Backend, builders.TemplateSpec{TemplateID: "aws.codeinterpreter.v1"}, nil},
 		{"empty template_id", &e2b.Backend, builders.TemplateSpec{Image: "python"}, []string{"template_id"}},
@@ -89,14 +89,14 @@ func TestTemplateSpecWarnings(t *testing.T) {
 		}
 		return strings.Join(names, ",")
 	}
-	if got := fields(spec.Warnings(&e2b.Backend)); got != "base_template,dockerfile" {
-		t.Errorf("e2b warnings = %s, want the two deprecations", got)
+	if got := fields(spec.Warnings(&e2b.Backend)); got != "dockerfile" {
+		t.Errorf("e2b warnings = %s, want the one deprecation (base_template is E2B's documented fromTemplate)", got)
 	}
-	if got := fields(spec.Warnings(&opensandbox.Backend)); got != "ready_cmd,cpu_count,base_template,dockerfile" {
-		t.Errorf("opensandbox warnings = %s", got)
+	if got := fields(spec.Warnings(&opensandbox.Backend)); got != "cpu_count,base_template,dockerfile" {
+		t.Errorf("opensandbox warnings = %s (it runs ready_cmd before the snapshot)", got)
 	}
 	ws := spec.Warnings(&opensandbox.Backend)
-	if !strings.Contains(ws[0].Message, "ready_cmd is ignored by opensandbox") {
+	if !strings.Contains(ws[0].Message, "cpu_count is ignored by opensandbox") {
 		t.Errorf("warning must name the field and backend: %q", ws[0].Message)
 	}
 	if got := (builders.TemplateSpec{TemplateID: "py", Image: "python"}).Warnings(&e2b.Backend); len(got) != 0 {

@@ -26,7 +26,7 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs bui
 	logs := &buildLog{secrets: append(plan.secrets, b.api.APIKey), progress: obs.Progress}
 	logs.add(plan.notes...)
 	if !spec.ForceRebuild {
-		adopted, err := b.awaitInFlight(ctx, spec, logs, obs, plan.startHint())
+		adopted, err := b.awaitInFlight(ctx, spec, logs, obs, plan.explain())
 		if err != nil {
 			return builders.TemplateBuildResult{}, builders.AtStageIfBare(builders.StageTemplateLookup, err)
 		}
@@ -80,12 +80,16 @@ func (b *Builder) buildOnce(ctx context.Context, alias string, plan buildPlan, l
 		return "", builders.AtStage(builders.StageTemplateBuild, fmt.Errorf("build %s of template %s was superseded before it started: %s",
 			created.BuildID, alias, reasonOf(info)), logs.result()...)
 	}
+	if err := b.uploadFiles(ctx, created.TemplateID, plan.uploads, logs); err != nil {
+		return "", apihttp.AtStage(builders.StageTemplateBuild, fmt.Errorf("build %s of template %s: %w", created.BuildID, alias, err), logs.result()...)
+	}
 	if err := b.startBuild(ctx, created, plan); err != nil {
-		return "", apihttp.AtStage(builders.StageTemplateBuild, fmt.Errorf("starting build %s of template %s: %w", created.BuildID, alias, err), logs.result()...)
+		return "", apihttp.AtStage(builders.StageTemplateBuild, fmt.Errorf("starting build %s of template %s: %w%s", created.BuildID, alias, err,
+			plan.refusedStepsHint(err)), logs.result()...)
 	}
 	logs.addf("build %s started from %s", created.BuildID, source(plan.start))
 
-	if err := b.waitForBuild(ctx, created.TemplateID, created.BuildID, logs, plan.startHint()); err != nil {
+	if err := b.waitForBuild(ctx, created.TemplateID, created.BuildID, logs, plan.explain()); err != nil {
 		b.waitForConcurrentBuilds(ctx, created, logs)
 		return "", err
 	}

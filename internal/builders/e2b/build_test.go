@@ -121,7 +121,7 @@ func TestBuildPackagesCommandsAndSizing(t *testing.T) {
 		ReadyCmd: "curl -sf localhost:8000", CPUCount: 4, MemoryMB: 2048, ForceRebuild: true})
 
 	start := onlyStart(t, emu)
-	wantSteps := []e2bemu.TemplateStep{{Type: "RUN", Args: []string{`pip install -- 'numpy' 'pandas==2.2.3' 'scipy>=1.13' 'it'\''s'`, "root"}}}
+	wantSteps := []e2bemu.TemplateStep{{Type: "RUN", Args: []string{`pip install numpy pandas==2.2.3 'scipy>=1.13' 'it'"'"'s'`, "root"}}}
 	if !reflect.DeepEqual(start.Body.Steps, wantSteps) {
 		t.Errorf("steps = %+v, want %+v", start.Body.Steps, wantSteps)
 	}
@@ -163,7 +163,7 @@ func TestBuildCommandDefaults(t *testing.T) {
 	}
 }
 
-func TestBuildLegacySources(t *testing.T) {
+func TestBuildOtherSources(t *testing.T) {
 	t.Run("base_template", func(t *testing.T) {
 		emu := newEmulator(t)
 		spec := fromBaseTemplate("legacy", "code-interpreter-v1")
@@ -173,8 +173,8 @@ func TestBuildLegacySources(t *testing.T) {
 		if deref(start.Body.FromTemplate) != "code-interpreter-v1" || start.Body.FromImage != nil || len(start.Body.Steps) != 1 {
 			t.Errorf("start = %+v, want fromTemplate and the pip step", start.Body)
 		}
-		if countLines(result.Logs, builders.DeprecationMessage("base_template")) != 1 {
-			t.Errorf("logs %q lack the deprecation", result.Logs)
+		if countLines(result.Logs, "deprecated") != 0 {
+			t.Errorf("logs %q call base_template deprecated: it is E2B's documented fromTemplate", result.Logs)
 		}
 	})
 	t.Run("dockerfile", func(t *testing.T) {

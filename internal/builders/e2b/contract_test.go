@@ -17,8 +17,10 @@ func TestContractEveryCall(t *testing.T) {
 
 	recordWaits(b) // no real sleeping through Retry-After
 	emu.SetFaults(e2bemu.Faults{Rate: 0.5, Seed: 11, Status: []int{500, 503, 429}})
+	content, minFree := "x = 1\n", 2048
 	spec := builders.TemplateSpec{TemplateID: "contract", Image: "123456789012.dkr.ecr.us-east-1.amazonaws.com/ds:1",
-		RegistryAuth: auth, Packages: []string{"numpy"}, StartCmd: ptr("")}
+		RegistryAuth: auth, Packages: []string{"numpy"}, StartCmd: ptr(""), MinFreeDiskMB: &minFree,
+		Steps: []builders.BuildStep{{Env: map[string]string{"A": "1"}}, {File: &builders.FileStep{Content: &content, Destination: "/app/x.py"}, Force: true}}}
 	if got := builders.Ensure(t.Context(), b, spec, builders.Observer{}); got.Status != builders.StatusSuccess {
 		t.Fatalf("Ensure = %+v", got)
 	}
@@ -38,7 +40,7 @@ func TestContractEveryCall(t *testing.T) {
 
 	for _, op := range []string{"POST /v3/templates", "POST /v2/templates/{templateID}/builds/{buildID}",
 		"GET /templates/{templateID}/builds/{buildID}/status", "GET /templates/aliases/{alias}",
-		"GET /templates/{templateID}", "DELETE /templates/{templateID}"} {
+		"GET /templates/{templateID}", "DELETE /templates/{templateID}", "GET /templates/{templateID}/files/{hash}"} {
 		if v.Seen(op) == 0 {
 			t.Errorf("%s was never validated", op)
 		}

@@ -38,11 +38,3 @@ func TestParseDockerfileForms(t *testing.T) {
 		t.Errorf("notes = %q, want LABEL reported as skipped", d.notes)
 	}
 }
-
-func TestPipInstallStepQuotes(t *testing.T) {
-	got := pipInstallStep([]string{"numpy", "a b", "x;rm -rf /", "it's"})
-	want := runStep(`pip install -- 'numpy' 'a b' 'x;rm -rf /' 'it'\''s'`, "root")
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("step = %+v, want %+v", got, want)
-	}
-}

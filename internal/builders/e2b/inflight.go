@@ -16,7 +16,7 @@ import (
 // or it failed, or they start another build: the caller then builds. Only a started build is waited
 // for: one still waiting to start may belong to a run that died before starting it, and a new
 // registration supersedes it.
-func (b *Builder) awaitInFlight(ctx context.Context, spec builders.TemplateSpec, logs *buildLog, obs builders.Observer, hint string) (string, error) {
+func (b *Builder) awaitInFlight(ctx context.Context, spec builders.TemplateSpec, logs *buildLog, obs builders.Observer, explain failureHints) (string, error) {
 	alias := spec.TemplateID
 	remote, found, err := b.findTemplate(ctx, alias)
 	if err != nil || !found {
@@ -37,7 +37,7 @@ func (b *Builder) awaitInFlight(ctx context.Context, spec builders.TemplateSpec,
 	obs.Created(builders.TemplateRef{Provider: Name, Value: alias})
 	logs.addf("build %s of these inputs is already running (an earlier run stopped waiting for it, or a concurrent run started it): "+
 		"waiting for it instead of building again", buildID)
-	if err := b.waitForBuild(ctx, remote.TemplateID, buildID, logs, hint); err != nil {
+	if err := b.waitForBuild(ctx, remote.TemplateID, buildID, logs, explain); err != nil {
 		if ctx.Err() != nil {
 			return "", err
 		}

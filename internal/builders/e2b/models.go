@@ -15,6 +15,8 @@ type templateBuildRequestV3 struct {
 	Tags     []string `json:"tags,omitempty"`
 	CPUCount int      `json:"cpuCount"`
 	MemoryMB int      `json:"memoryMB"`
+	// MinFreeDiskMB is sent by the SDKs from 2.51 (BuildOptions.minFreeDiskMb); nil: the team's default.
+	MinFreeDiskMB *int `json:"minFreeDiskMb,omitempty"`
 }
 
 type templateRequestResponseV3 struct {
@@ -61,9 +63,10 @@ func (r fromImageRegistry) MarshalJSON() ([]byte, error) {
 
 // templateStep is one build step, encoded as the SDKs' Template builder does (type + args).
 type templateStep struct {
-	Type  string   `json:"type"`
-	Args  []string `json:"args"`
-	Force bool     `json:"force"`
+	Type      string   `json:"type"`
+	Args      []string `json:"args"`
+	Force     bool     `json:"force"`
+	FilesHash string   `json:"filesHash,omitempty"` // COPY: the uploaded files (steps_files.go)
 }
 
 // Build states (TemplateBuildStatus).

@@ -16,8 +16,8 @@ const pollGrowth = 1.5
 // the wait grows from pollInterval to maxPoll. Log entries are read from logsOffset = entries
 // seen so far, so none is lost or repeated; a full page is followed by the next after the shortest
 // wait, never at once, so a build that logs fast cannot turn the poll into a request storm.
-// hint, when set, is added to a failure at the start or ready command (see defaultStartCmdHint).
-func (b *Builder) waitForBuild(ctx context.Context, templateID, buildID string, logs *buildLog, hint string) error {
+// explain adds what the build's plan knows to a failure (failureHints).
+func (b *Builder) waitForBuild(ctx context.Context, templateID, buildID string, logs *buildLog, explain failureHints) error {
 	offset, delay := 0, b.pollInterval
 	for {
 		info, err := b.api.buildStatus(ctx, templateID, buildID, offset)
@@ -32,7 +32,7 @@ func (b *Builder) waitForBuild(ctx context.Context, templateID, buildID string, 
 			case buildReady:
 				return nil
 			case buildError:
-				return b.buildFailed(info, logs, hint)
+				return b.buildFailed(info, logs, explain)
 			}
 			wait, delay = delay, min(b.maxPoll, max(delay+1, time.Duration(float64(delay)*pollGrowth)))
 		}
@@ -44,7 +44,7 @@ func (b *Builder) waitForBuild(ctx context.Context, templateID, buildID string, 
 
 // buildFailed is the error of a build that ended in "error": its reason, at IMAGE_PULL when the
 // reason or the failing log lines show the image could not be pulled, else TEMPLATE_BUILD.
-func (b *Builder) buildFailed(info templateBuildInfo, logs *buildLog, hint string) error {
+func (b *Builder) buildFailed(info templateBuildInfo, logs *buildLog, explain failureHints) error {
 	reason := "no reason given"
 	texts := []string{}
 	if r := info.Reason; r != nil {
@@ -52,7 +52,7 @@ func (b *Builder) buildFailed(info templateBuildInfo, logs *buildLog, hint strin
 			reason = r.Message
 		}
 		if r.Step != "" {
-			reason = "step " + r.Step + ": " + reason
+			reason = "step " + explain.step(r.Step) + ": " + reason
 		}
 		texts = append(texts, r.Message)
 		for _, e := range r.LogEntries {
@@ -63,8 +63,8 @@ func (b *Builder) buildFailed(info templateBuildInfo, logs *buildLog, hint strin
 	switch {
 	case builders.IsImagePullFailure(texts...):
 		stage = builders.StageImagePull
-	case hint != "" && failedAtStartCmd(texts...):
-		reason += "; " + hint
+	case explain.startHint != "" && failedAtStartCmd(texts...):
+		reason += "; " + explain.startHint
 	}
 	return builders.AtStage(stage, fmt.Errorf("build %s failed: %s", info.BuildID, builders.Scrub(reason, logs.secrets...)), logs.result()...)
 }

@@ -3,6 +3,7 @@ package opensandbox
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
@@ -32,11 +33,11 @@ var Backend = builders.Backend{
 	TemplateNoun: "snapshot name",
 	Sources:      []string{builders.SourceImage},
 	Ignored: map[string]string{
-		"ready_cmd":     "OpenSandbox has no ready check; the sandbox is snapshotted once it is Running",
-		"cpu_count":     "OpenSandbox snapshots carry no sizing; set resource limits where sandboxes are started",
-		"memory_mb":     "OpenSandbox snapshots carry no sizing; set resource limits where sandboxes are started",
-		"base_template": "OpenSandbox snapshots a sandbox started from an image; it has no templates to build on",
-		"dockerfile":    "OpenSandbox cannot build from a Dockerfile; use image and packages",
+		"cpu_count":        "OpenSandbox snapshots carry no sizing; set resource limits where sandboxes are started",
+		"memory_mb":        "OpenSandbox snapshots carry no sizing; set resource limits where sandboxes are started",
+		"min_free_disk_mb": "OpenSandbox snapshots carry no disk sizing",
+		"base_template":    "OpenSandbox snapshots a sandbox started from an image; it has no templates to build on",
+		"dockerfile":       "OpenSandbox cannot build from a Dockerfile; use image, packages and steps",
 	},
 	DefaultStartCmdDoc: "`" + CodeInterpreterEntrypoint[0] + "`, in images built from `opensandbox/code-interpreter`",
 	Lists:              true,
@@ -45,6 +46,7 @@ var Backend = builders.Backend{
 	Blocks:             []builders.SettingBlock{{Path: "opensandbox", Description: "OpenSandbox lifecycle API access."}},
 	Open:               open,
 	SandboxEntrypoint:  SandboxEntrypoint,
+	Check:              check,
 }
 
 // Backend is OpenSandbox's descriptor.
@@ -68,4 +70,22 @@ func open(_ context.Context, env builders.Env) (builders.Builder, error) {
 	cfg.UserAgent = env.UserAgent
 	cfg.HTTPClient = apihttp.StreamingClient(env.RequestTimeout)
 	return New(cfg)
+}
+
+// check adds OpenSandbox's own rules. An env step's values reach every command and, through
+// sandbox_env, the consumer's sandbox as written: nothing here expands "$NAME" in them as E2B's
+// server does (commands/env.go evaluates each value in a shell), so a value with "$" would mean
+// one thing on E2B and another here: it is refused, and the full value must be written out.
+func check(spec builders.TemplateSpec) builders.FieldErrors {
+	var errs builders.FieldErrors
+	for i, step := range spec.Steps {
+		for _, kv := range step.SortedEnv() {
+			if strings.Contains(kv[1], "$") {
+				errs = append(errs, builders.FieldError{Field: fmt.Sprintf("steps[%d].env", i),
+					Message: fmt.Sprintf("%s = %q: OpenSandbox passes env values as written, without expanding $ (a snapshot keeps "+
+						"no environment; consumers pass sandbox_env when they start a sandbox): write the value out in full", kv[0], kv[1])})
+			}
+		}
+	}
+	return errs
 }

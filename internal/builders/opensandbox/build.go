@@ -25,7 +25,7 @@ type builderSandbox struct {
 	defaulted bool // start_cmd was unset: the entrypoint is the code interpreter's
 }
 
-// Build makes the template: sandbox from image, packages, snapshot named spec.TemplateID. The
+// Build makes the template: sandbox from image, packages and steps, snapshot named spec.TemplateID. The
 // builder sandbox is deleted on every path. See the package doc for duplicates.
 func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs builders.Observer) (builders.TemplateBuildResult, error) {
 	logs := &buildLog{secrets: []builders.Secret{b.api.APIKey}, progress: obs.Progress}
@@ -85,8 +85,8 @@ func (b *Builder) prepareAndSnapshot(ctx context.Context, sb builderSandbox, spe
 		return snapshot{}, err
 	}
 	logs.addf("builder sandbox %s is Running", sb.id)
-	if len(spec.Packages) > 0 {
-		if err := b.installPackages(ctx, sb, spec.Packages, logs); err != nil {
+	if len(spec.BuildSteps()) > 0 || spec.ReadyCommand() != "" {
+		if err := b.prepare(ctx, sb, spec, logs); err != nil {
 			return snapshot{}, err
 		}
 	}
@@ -104,7 +104,8 @@ func (b *Builder) prepareAndSnapshot(ctx context.Context, sb builderSandbox, spe
 	return snap, b.waitSnapshotReady(ctx, snap.ID)
 }
 
-func (b *Builder) installPackages(ctx context.Context, sb builderSandbox, packages []string, logs *buildLog) error {
+// prepare runs the steps and the ready command in the builder sandbox, through its execd.
+func (b *Builder) prepare(ctx context.Context, sb builderSandbox, spec builders.TemplateSpec, logs *buildLog) error {
 	ex, err := b.api.execd(ctx, sb.id)
 	if err != nil {
 		return apihttp.AtStage(builders.StageTemplateBuild, fmt.Errorf("reaching execd: %w", err))
@@ -116,31 +117,27 @@ func (b *Builder) installPackages(ctx context.Context, sb builderSandbox, packag
 		}
 		return apihttp.AtStage(builders.StageTemplateBuild, err)
 	}
-	req := installCommand(ctx, packages)
-	logs.add("$ " + req.Command)
-	result, err := ex.run(ctx, req)
-	logs.output(result)
-	if err != nil {
-		return apihttp.AtStage(builders.StageTemplateBuild, fmt.Errorf("installing packages: %w", err))
-	}
-	if result.Error != "" {
-		return apihttp.AtStage(builders.StageTemplateBuild, commandFailed(req.Command, result, logs))
-	}
-	return nil
+	return b.runSteps(ctx, ex, spec, logs)
 }
 
 // outputTailLines are the last output lines a failed command's error repeats.
 const outputTailLines = 5
 
+// exitCodeNotFound is the shell's exit code for a program it cannot find.
+const exitCodeNotFound = 127
+
 // commandFailed says which command failed, how, and what it printed last. execd runs it with bash,
 // which exits 127 for a program it cannot find (OSB execd/pkg/runtime/command.go).
 func commandFailed(command string, result commandResult, logs *buildLog) error {
 	hint := ""
-	if result.ExitCode == 127 {
-		hint = fmt.Sprintf(" (the shell's \"command not found\": the image has no %s; install packages into an image that "+
-			"has Python and pip, such as %s or python:3.12)", strings.Fields(command)[0], CodeInterpreterImage)
+	if program, _, _ := strings.Cut(strings.TrimSpace(command), " "); result.ExitCode == exitCodeNotFound {
+		fix := "install it in an earlier step (apt) or build from an image that has it"
+		if program == "python3" {
+			fix = "install packages into an image that has Python and pip, such as " + CodeInterpreterImage + " or python:3.12"
+		}
+		hint = fmt.Sprintf(" (the shell's \"command not found\": the image has no %s; %s)", program, fix)
 	}
-	msg := fmt.Sprintf("installing packages: `%s` failed with %s%s", builders.Scrub(command, logs.secrets...), result.Error, hint)
+	msg := fmt.Sprintf("`%s` failed with %s%s", builders.Scrub(command, logs.secrets...), result.Error, hint)
 	if len(result.Output) > 0 {
 		msg += "; its last output:"
 	}

@@ -324,10 +324,11 @@ func TestBuildRejectedAPIKeyIsAPIAuth(t *testing.T) {
 func TestBuildLogsIgnoredFields(t *testing.T) {
 	h := newHarness(t, opensandboxemu.Options{})
 	s := spec("warn")
-	s.ReadyCmd, s.MemoryMB = "curl localhost", 4096
+	minFree := 2048
+	s.MemoryMB, s.MinFreeDiskMB = 4096, &minFree
 	got := builders.Ensure(context.Background(), h.b, s, builders.Observer{})
 	logs := strings.Join(got.Logs, "\n")
-	for _, want := range []string{"ready_cmd is ignored by opensandbox", "memory_mb is ignored by opensandbox"} {
+	for _, want := range []string{"min_free_disk_mb is ignored by opensandbox", "memory_mb is ignored by opensandbox"} {
 		if !strings.Contains(logs, want) {
 			t.Errorf("logs lack %q:\n%s", want, logs)
 		}

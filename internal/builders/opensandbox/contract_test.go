@@ -11,8 +11,8 @@ import (
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/opensandboxemu"
 )
 
-// TestContractFullFlow runs a full builder flow (lookup, build with packages replacing an older
-// snapshot, delete) and validates every request and response on the wire against the OpenSandbox
+// TestContractFullFlow runs a full builder flow (lookup, build with packages and steps replacing an
+// older snapshot, delete) and validates every request and response on the wire against the OpenSandbox
 // lifecycle and execd specs.
 func TestContractFullFlow(t *testing.T) {
 	// No 3.1 workaround is needed: kin-openapi v0.153 validates the 3.1 constructs these specs use
@@ -31,6 +31,9 @@ func TestContractFullFlow(t *testing.T) {
 	auth := &builders.BasicAuth{Username: "robot", Password: builders.NewSecret("registry-password")}
 	s := spec("contract")
 	s.RegistryAuth, s.Packages, s.StartCmd = auth, []string{"six==1.16.0"}, ptr("tail -f /dev/null")
+	s.Steps = []builders.BuildStep{{User: ptr("analyst")}, {Workdir: ptr("/srv/app")}, {Env: map[string]string{"A": "1"}},
+		{File: &builders.FileStep{Content: ptr("x = 1\n"), Destination: "conf/x.py", Mode: "0600"}}, {Run: &builders.RunStep{Command: "true"}}}
+	s.ReadyCmd = "true"
 	if got := builders.Ensure(ctx, h.b, s, builders.Observer{}); got.Status != builders.StatusSuccess {
 		t.Fatalf("Ensure = %+v", got)
 	}
@@ -42,7 +45,7 @@ func TestContractFullFlow(t *testing.T) {
 	}
 	for _, op := range []string{"POST /sandboxes", "GET /sandboxes/{sandboxId}", "GET /sandboxes/{sandboxId}/endpoints/{port}",
 		"GET /ping", "POST /command", "POST /sandboxes/{sandboxId}/snapshots", "GET /snapshots/{snapshotId}", "GET /snapshots",
-		"DELETE /snapshots/{snapshotId}", "DELETE /sandboxes/{sandboxId}"} {
+		"DELETE /snapshots/{snapshotId}", "DELETE /sandboxes/{sandboxId}", "POST /directories", "POST /files/upload"} {
 		if v.lifecycle.Seen(op)+v.execd.Seen(op) == 0 {
 			t.Errorf("the flow never exercised %s", op)
 		}

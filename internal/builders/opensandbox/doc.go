@@ -9,13 +9,16 @@
 //     entrypoint is SandboxEntrypoint(start_cmd): the code interpreter's when start_cmd is unset,
 //     NeutralEntrypoint for "", else `sh -c start_cmd`. The server ends a sandbox when its
 //     entrypoint ends, so an image that cannot run it fails here, saying what to set;
-//  2. install packages through execd's command API, reached via the lifecycle endpoint API (a
-//     failing install names the command, its exit code and its last output);
+//  2. run packages and the steps through execd (steps.go), reached via the lifecycle endpoint API:
+//     commands with the working directory, environment and user the earlier steps set, files
+//     through its upload, folders through its mkdir (a failing command names its step, its exit
+//     code and its last output); then the ready command, if any, until it succeeds;
 //  3. snapshot it with name = template_id, report the template as created, and wait until Ready;
 //  4. always delete the builder sandbox, on success, failure or cancellation alike.
 //
 // A snapshot keeps the filesystem only: whoever starts a sandbox from it passes
-// SandboxEntrypoint(start_cmd) as entrypoint, or gets `tail -f /dev/null`.
+// SandboxEntrypoint(start_cmd) as entrypoint, or gets `tail -f /dev/null`, and the environment,
+// working directory and user the steps set (builders.StepsContext).
 //
 // The template reference is the snapshot name, never its id. Names are not unique on the server,
 // so this package settles duplicates itself:

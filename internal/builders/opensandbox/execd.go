@@ -109,7 +109,10 @@ func (e *execd) run(ctx context.Context, req runCommandRequest) (commandResult, 
 
 type runCommandRequest struct {
 	Command string            `json:"command"`
+	Cwd     string            `json:"cwd,omitempty"`     // execd's own when empty; must exist
 	Timeout int64             `json:"timeout,omitempty"` // milliseconds
+	UID     *uint32           `json:"uid,omitempty"`     // execd's user (root) when nil
+	GID     *uint32           `json:"gid,omitempty"`
 	Envs    map[string]string `json:"envs,omitempty"`
 }
 

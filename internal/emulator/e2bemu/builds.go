@@ -2,6 +2,7 @@ package e2bemu
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"time"
@@ -30,6 +31,8 @@ type build struct {
 	cpu, mem   int
 	tags       []string
 	plan       outcome // decided when the build starts
+	request    []byte  // the start's body, as received
+	minFreeMB  *int    // minFreeDiskMb at registration
 	reason     buildStatusReason
 	logs       []buildLogEntry
 }
@@ -73,6 +76,8 @@ func (b *build) observe(now time.Time) {
 
 // startBuild is handlers/template_start_build_v2.go.
 func (s *Server) startBuild(w http.ResponseWriter, r *http.Request) {
+	raw, _ := io.ReadAll(r.Body)
+	r.Body = readCloser(raw)
 	var req TemplateBuildStartV2
 	if !decode(w, r, &req) {
 		return
@@ -103,6 +108,10 @@ func (s *Server) startBuild(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "build is not in waiting state")
 		return
 	}
+	if s.refuseSteps && len(req.Steps) > 0 {
+		writeError(w, http.StatusBadRequest, "steps are not supported")
+		return
+	}
 	// template-manager/create_template.go CreateTemplate: a source setTemplateSource refuses fails
 	// the build (its deferred SetStatus) and the start answers 500.
 	if problem := req.sourceProblem(); problem != "" {
@@ -117,7 +126,9 @@ func (s *Server) startBuild(w http.ResponseWriter, r *http.Request) {
 		b.status, b.plan = statusBuilding, s.planBuild(t, req, base)
 		b.logs = append(b.logs, b.plan.logs(now)...)
 	}
-	s.starts = append(s.starts, BuildStart{TemplateID: t.id, BuildID: b.id, Name: t.alias, Body: req, RegistryType: registryType(req.FromImageRegistry)})
+	b.request = raw
+	s.starts = append(s.starts, BuildStart{TemplateID: t.id, BuildID: b.id, Name: t.alias, Body: req, RawBody: raw,
+		RegistryType: registryType(req.FromImageRegistry)})
 	w.WriteHeader(http.StatusAccepted)
 }
 
@@ -185,6 +196,9 @@ func (s *Server) advance(t *tmpl, b *build) {
 	if s.now().Before(due) {
 		return
 	}
+	for _, key := range b.plan.built { // saved as each layer is built, a failed build's too
+		s.layers[key] = true
+	}
 	if b.plan.failure != "" {
 		b.fail(due, b.plan.failure, b.plan.failedStep)
 		return
@@ -221,9 +235,10 @@ func queryInt(r *http.Request, name string, def int) (int, error) {
 	return strconv.Atoi(v)
 }
 
-func deref(p *string) string {
+func deref[T any](p *T) T {
+	var zero T
 	if p == nil {
-		return ""
+		return zero
 	}
 	return *p
 }

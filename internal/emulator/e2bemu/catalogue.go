@@ -20,6 +20,7 @@ type contents struct {
 type baseTemplate struct {
 	contents
 	startCmd, readyCmd string
+	buildID            string // the build it starts from, a key of the base layer ("" for E2B's own)
 }
 
 // provisioned is what E2B's base phase installs into every image

@@ -93,6 +93,7 @@ var controls = map[string]control{
 		return ""
 	}),
 	"echo-request-bodies": jsonControl(func(s *Server, c struct{ Enabled bool }) string { s.EchoRequestBodies(c.Enabled); return "" }),
+	"refuse-steps":        jsonControl(func(s *Server, c struct{ Enabled bool }) string { s.RefuseSteps(c.Enabled); return "" }),
 	"seed/template": jsonControl(func(s *Server, c struct{ Name string }) string {
 		if c.Name == "" {
 			return "name is required"
@@ -211,4 +212,12 @@ func (s *Server) SetBuildConcurrency(limit int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.concurrency = limit
+}
+
+// RefuseSteps makes build starts with steps answer 400 "steps are not supported", as E2B-compatible
+// servers that build only from an image or template do (Options.RefuseSteps).
+func (s *Server) RefuseSteps(refuse bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refuseSteps = refuse
 }

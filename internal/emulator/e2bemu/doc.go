@@ -27,6 +27,12 @@
 //   - pulls (registries.go): the private registry registry.test lets only its login pull and fails
 //     a build at "base" with the orchestrator's words for UNAUTHORIZED, NAME_UNKNOWN and
 //     MANIFEST_UNKNOWN; every other image pulls;
+//   - build layers (layers.go): base, default user, one per step, each keyed as the orchestrator
+//     keys it (phases/steps/hash.go) and taken from the team's cache when an earlier build made it,
+//     logged "CACHED [builder 2/3] RUN ... [key]"; force on the build or a step rebuilds that step
+//     and every one after it (builder.go forceSteps); a step that is built is checked as its command
+//     checks it (step_commands.go: ENV needs key/value pairs, COPY an uploaded filesHash, unknown
+//     types fail), and layer files uploaded for COPY steps are the team's, whatever the template;
 //   - a small image catalogue (catalogue.go): a RUN step or start command whose program the image
 //     lacks fails the build as E2B's does (exit status 127, at the step or "finalize"); the
 //     code-interpreter start script exists only in e2bdev/code-interpreter images; ready commands
@@ -35,7 +41,8 @@
 //     released, so building under it again creates a new template id.
 //
 // Builds run a waiting → building → ready | error state machine on a clock tests can control.
-// Every API request is recorded with the key redacted.
+// Every API request is recorded with the key redacted; each build keeps its start body as received,
+// its minFreeDiskMb (sent by the SDKs from 2.51, recorded, not acted on) and its layers (Template).
 //
 // # Control path
 //
@@ -60,6 +67,8 @@
 //	POST /_emulator/team-limits         {"maxCpu": 16, "maxMemoryMb": 16384}
 //	     the team's sizing maxima (0: E2B's default tier, 8 and 8192); above them create answers 400
 //	POST /_emulator/echo-request-bodies {"enabled": true}    error answers repeat the request body
+//	POST /_emulator/refuse-steps        {"enabled": true}
+//	     build starts with steps answer 400 "steps are not supported", as some E2B-compatible servers do
 //	POST /_emulator/seed/template       {"name": "py"}       a template with a ready default build
 //	POST /_emulator/seed/failed-template  {"name": "py", "reason": "..."}
 //	     a newer build of py, tagged default, that failed (py is created when missing)
@@ -74,8 +83,8 @@
 //
 // The same controls exist as methods for in-process tests: FailBuild, FailBuildAt, HangBuild,
 // ReleaseBuild, SetBuildDuration, FailNext, SetFaults, DropConnectionsDuringBuild,
-// SetBuildConcurrency, SetTeamLimits, EchoRequestBodies, SeedReadyTemplate, SeedFailedTemplate, SeedForeignTemplate, SeedSandboxes,
-// DeleteTemplateOutOfBand, Template, Sandbox, Stats.
+// SetBuildConcurrency, SetTeamLimits, EchoRequestBodies, RefuseSteps, SeedReadyTemplate, SeedFailedTemplate, SeedForeignTemplate,
+// SeedSandboxes, DeleteTemplateOutOfBand, Template, Sandbox, Stats.
 //
 // Where the real API and its spec disagree, the emulator follows the real API: for instance
 // unknown templates and builds answer 404 and bad bodies 400 on every template endpoint, and

@@ -30,7 +30,7 @@ func (s *Server) fileUploadLink(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "Error when getting template: no rows in result set")
 		return
 	}
-	if t.files[hash] {
+	if s.files[hash] { // the team's files (GetLayerFilesCachePath: the cache scope is the team)
 		writeJSON(w, http.StatusCreated, templateBuildFileUpload{Present: true})
 		return
 	}
@@ -57,9 +57,6 @@ func (s *Server) receiveUpload(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no template "+templateID)
 		return
 	}
-	if t.files == nil {
-		t.files = map[string]bool{}
-	}
-	t.files[hash] = true
+	s.files[hash] = true
 	w.WriteHeader(http.StatusOK)
 }

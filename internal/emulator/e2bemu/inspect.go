@@ -2,6 +2,7 @@ package e2bemu
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/url"
@@ -24,6 +25,7 @@ type BuildStart struct {
 	BuildID      string
 	Name         string
 	Body         TemplateBuildStartV2
+	RawBody      []byte // the body as received, byte for byte
 	RegistryType string // "", "registry", "aws" or "gcp"
 }
 
@@ -56,6 +58,12 @@ type BuildInfo struct {
 	StartCmd string `json:"start_cmd,omitempty"`
 	ReadyCmd string `json:"ready_cmd,omitempty"`
 	HasStart bool   `json:"has_start"`
+	// MinFreeDiskMB is the registration's minFreeDiskMb (nil: not sent).
+	MinFreeDiskMB *int `json:"min_free_disk_mb,omitempty"`
+	// Request is the build start's body as the client sent it (null before the start).
+	Request json.RawMessage `json:"request,omitempty"`
+	// Layers are the layers the build went through, as far as it got, each cached or built.
+	Layers []LayerInfo `json:"layers"`
 }
 
 // record keeps r, with its body only when keepBody, and returns the body.
@@ -125,7 +133,8 @@ func (s *Server) Template(name string) (TemplateInfo, bool) {
 	for _, b := range t.builds {
 		info.BuildStatus = b.status
 		info.Builds = append(info.Builds, BuildInfo{BuildID: b.id, Status: b.status, Tags: b.tags, Reason: b.reason.Message,
-			Step: b.reason.Step, StartCmd: b.plan.startCmd, ReadyCmd: b.plan.readyCmd, HasStart: b.plan.hasStart})
+			Step: b.reason.Step, StartCmd: b.plan.startCmd, ReadyCmd: b.plan.readyCmd, HasStart: b.plan.hasStart,
+			MinFreeDiskMB: b.minFreeMB, Request: b.request, Layers: append([]LayerInfo{}, b.plan.layers...)})
 	}
 	return info, true
 }

@@ -2,7 +2,6 @@ package e2bemu
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -16,6 +15,17 @@ type outcome struct {
 	startCmd   string          // the start metadata the template ends with
 	readyCmd   string
 	hasStart   bool
+	layers     []LayerInfo // base, default user and steps, as far as the build gets (layers.go)
+	built      []string    // keys of the layers it builds, cached for the team once it ends
+}
+
+// layer logs l as the orchestrator does and records it; a layer it builds is cached once the build ends.
+func (o *outcome) layer(l LayerInfo, prefix string) {
+	o.info(l.Step, "%s", l.logLine(prefix))
+	o.layers = append(o.layers, l)
+	if !l.Cached {
+		o.built = append(o.built, l.Hash)
+	}
 }
 
 func (o *outcome) info(step, format string, args ...any) {
@@ -57,20 +67,41 @@ func (s *Server) planBuild(t *tmpl, req TemplateBuildStartV2, base baseTemplate)
 			return o
 		}
 	}
-	// Steps run as `/bin/bash -l -c <command>` (commands/run.go); a missing program exits 127.
-	for i, step := range req.Steps {
-		n := strconv.Itoa(i + 1)
-		o.info(n, "%s %s", step.Type, strings.Join(step.Args, " "))
-		if step.Type != "RUN" || len(step.Args) == 0 {
-			continue
-		}
-		if exe := base.missing(step.Args[0]); exe != "" {
-			o.failAt(n, notFound(n, exe), fmt.Sprintf("failed to run command '%s': exit status 127", step.Args[0]))
-			return o
-		}
+	if !s.runSteps(&o, req, base) {
+		return o
 	}
 	o.finalize(base, req)
 	return o
+}
+
+// runSteps builds the base, user and step layers, taking cached ones from the team's cache, and
+// tells whether every step succeeded. A step that is built is checked as its command checks it
+// (step_commands.go); a RUN runs as `/bin/bash -l -c <command>` (commands/run.go), and a missing
+// program exits 127.
+func (s *Server) runSteps(o *outcome, req TemplateBuildStartV2, base baseTemplate) bool {
+	parent := s.baseLayer(req, base)
+	o.layer(parent, "base")
+	parent = s.userLayer(req, parent)
+	o.layer(parent, "base")
+	forced := forcedSteps(req)
+	for i, step := range req.Steps {
+		l := s.stepLayer(i+1, step, parent.Hash, forced[i])
+		if !l.Cached {
+			if problem := s.stepProblem(step); problem != "" {
+				o.failAt(l.Step, "", problem)
+				return false
+			}
+			if exe := ""; strings.EqualFold(step.Type, "RUN") {
+				if exe = base.missing(step.Args[0]); exe != "" {
+					o.failAt(l.Step, notFound(l.Step, exe), fmt.Sprintf("failed to run command '%s': exit status 127", step.Args[0]))
+					return false
+				}
+			}
+		}
+		o.layer(l, fmt.Sprintf("builder %d/%d", i+1, len(req.Steps)))
+		parent = l
+	}
+	return true
 }
 
 // finalize is phases/finalize/builder.go: a start or ready command in the request replaces the start
@@ -145,7 +176,7 @@ func (s *Server) fromTemplate(ref string) (baseTemplate, string) {
 	if refused != "" {
 		return baseTemplate{}, refused
 	}
-	return baseTemplate{contents: b.plan.source, startCmd: b.plan.startCmd, readyCmd: b.plan.readyCmd}, ""
+	return baseTemplate{contents: b.plan.source, startCmd: b.plan.startCmd, readyCmd: b.plan.readyCmd, buildID: b.id}, ""
 }
 
 // resolveBuild is how E2B finds the build a template reference starts from: the name as

@@ -85,7 +85,7 @@ func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request) {
 			b.fail(now, supersededReason, "")
 		}
 	}
-	b := &build{id: newUUID(), status: statusWaiting, createdAt: now, cpu: cpu, mem: mem, tags: tags}
+	b := &build{id: newUUID(), status: statusWaiting, createdAt: now, cpu: cpu, mem: mem, tags: tags, minFreeMB: req.MinFreeDiskMb}
 	t.builds = append(t.builds, b)
 	for _, tag := range tags {
 		t.assignments = append(t.assignments, assignment{tag: tag, buildID: b.id, createdAt: now})

@@ -28,6 +28,9 @@ type Options struct {
 	TeamSlug string
 	// TeamLimits are the team's sizing maxima; zero fields are those of E2B's default tier.
 	TeamLimits TeamLimits
+	// RefuseSteps makes the server one of the E2B-compatible servers that build from an image or
+	// template only: a build start with steps answers 400 "steps are not supported".
+	RefuseSteps bool
 }
 
 // Server is an in-memory E2B API. It is safe for concurrent use.
@@ -49,6 +52,13 @@ type Server struct {
 	limits        TeamLimits
 	echoBodies    bool
 	server        *serve.Server
+	// layers and files are the team's build cache (its cache scope): layer keys built (layers.go)
+	// and the hashes of the layer files uploaded for COPY steps (files.go).
+	layers map[string]bool
+	files  map[string]bool
+	// refuseSteps answers a build start with steps 400, as E2B-compatible servers without step
+	// builds do (Options.RefuseSteps).
+	refuseSteps bool
 }
 
 // New returns a server that is not listening yet: use it as an http.Handler, or call Start.
@@ -57,7 +67,8 @@ func New(opts Options) *Server {
 		opts.TeamSlug = "emulator"
 	}
 	s := &Server{opts: opts, mux: http.NewServeMux(), now: time.Now, faults: newFaultState(),
-		buildDuration: opts.BuildDuration, concurrency: opts.BuildConcurrency, limits: opts.TeamLimits.orDefault()}
+		buildDuration: opts.BuildDuration, concurrency: opts.BuildConcurrency, limits: opts.TeamLimits.orDefault(),
+		layers: map[string]bool{}, files: map[string]bool{}, refuseSteps: opts.RefuseSteps}
 	if opts.Clock != nil {
 		s.now = opts.Clock
 	}

@@ -22,7 +22,6 @@ type tmpl struct {
 	builds    []*build
 	// assignments are tag -> build, oldest first; a tag may have several (list_template_tags.sql).
 	assignments []assignment
-	files       map[string]bool // hashes of the COPY layer files uploaded
 }
 
 type assignment struct {

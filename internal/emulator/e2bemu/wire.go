@@ -11,6 +11,8 @@ type templateBuildRequestV3 struct {
 	TeamID   string   `json:"teamID,omitempty"`
 	CPUCount *int     `json:"cpuCount,omitempty"`
 	MemoryMB *int     `json:"memoryMB,omitempty"`
+	// MinFreeDiskMb: free disk space after the steps, sent by the SDKs from 2.51 (BuildOptions).
+	MinFreeDiskMb *int `json:"minFreeDiskMb,omitempty"`
 }
 
 type templateRequestResponseV3 struct {
@@ -48,7 +50,7 @@ type FromImageRegistry struct {
 type TemplateStep struct {
 	Type      string   `json:"type"`
 	Args      []string `json:"args,omitempty"`
-	FilesHash string   `json:"filesHash,omitempty"`
+	FilesHash *string  `json:"filesHash,omitempty"` // absent and "" differ in a layer's key (layers.go)
 	Force     bool     `json:"force,omitempty"`
 }
 

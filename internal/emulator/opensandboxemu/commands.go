@@ -13,6 +13,29 @@ import (
 // exitCodeNotFound is what a shell returns for a command it cannot find.
 const exitCodeNotFound = 127
 
+// runInSandbox is the outcome of command in sb: each part of an `a && b` list in turn, until one
+// fails; the user-database commands (sandbox_fs.go) change the sandbox, anything else runs as
+// runIn does.
+func (s *Server) runInSandbox(sb *Sandbox, command string) CommandResult {
+	var out CommandResult
+	for _, part := range strings.Split(command, " && ") {
+		result, ok := CommandResult{}, false
+		if hasProgram(s.imageFiles(sb.runsImage), commandProgram(part)) {
+			s.mu.Lock()
+			result, ok = sb.fs.userCommand(part)
+			s.mu.Unlock()
+		}
+		if !ok {
+			result = s.runIn(sb.runsImage, part, s.opts.CommandResult)
+		}
+		out.Stdout, out.Stderr, out.ExitCode = append(out.Stdout, result.Stdout...), append(out.Stderr, result.Stderr...), result.ExitCode
+		if result.ExitCode != 0 {
+			break
+		}
+	}
+	return out
+}
+
 // runIn is the outcome of command in a sandbox of image: bash's own answer for a program the image
 // lacks, else decide's (Options.CommandResult), else the few builtins shellResult knows.
 func (s *Server) runIn(image, command string, decide func(string) CommandResult) CommandResult {

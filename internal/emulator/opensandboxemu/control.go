@@ -11,7 +11,8 @@ import (
 //	POST /_emulator/faults     a Fault as JSON: fail the next count matching requests (5xx, 429)
 //	POST /_emulator/snapshots  {"name", "state", "image"}: seed a snapshot; answers {"id"}
 //	PUT  /_emulator/settings   Settings as JSON (fields left out stay as they are); answers Settings
-//	GET  /_emulator/sandboxes  every sandbox, deleted ones included (registry auth left out)
+//	GET  /_emulator/sandboxes  every sandbox, deleted ones included (registry auth left out), with
+//	                           its execd calls in order (commands, folders made, files uploaded)
 //	GET  /_emulator/snapshots  every snapshot, deleted ones included
 const ControlPath = "/_emulator/"
 
@@ -71,7 +72,7 @@ func (s *Server) controlRoutes() {
 		for _, sb := range s.Sandboxes() {
 			views = append(views, map[string]any{"id": sb.ID, "image": sb.Image, "snapshotId": sb.SnapshotID,
 				"entrypoint": sb.Entrypoint, "timeout": sb.Timeout, "state": sb.State, "reason": sb.Reason,
-				"message": sb.Message, "deleted": sb.Deleted, "commands": len(sb.Commands)})
+				"message": sb.Message, "deleted": sb.Deleted, "commands": len(sb.Commands), "calls": callViews(sb.Calls)})
 		}
 		writeJSON(w, http.StatusOK, views)
 	})
@@ -93,4 +94,23 @@ func decodeControl(w http.ResponseWriter, r *http.Request, v any) bool {
 		return false
 	}
 	return true
+}
+
+// callViews are execd calls as JSON: {"command", "cwd", "uid", "gid", "envs"}, {"mkdir", ...} or
+// {"upload", "owner", "group", "mode", "size"}.
+func callViews(calls []ExecdCall) []map[string]any {
+	views := []map[string]any{}
+	for _, c := range calls {
+		switch {
+		case c.Command != nil:
+			views = append(views, map[string]any{"command": c.Command.Command, "cwd": c.Command.Cwd, "uid": c.Command.UID,
+				"gid": c.Command.GID, "envs": c.Command.Envs})
+		case c.MakeDir != nil:
+			views = append(views, map[string]any{"mkdir": c.MakeDir.Path, "owner": c.MakeDir.Owner, "group": c.MakeDir.Group, "mode": c.MakeDir.Mode})
+		default:
+			views = append(views, map[string]any{"upload": c.Upload.Path, "owner": c.Upload.Owner, "group": c.Upload.Group,
+				"mode": c.Upload.Mode, "size": len(c.Upload.Content)})
+		}
+	}
+	return views
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path"
 	"strconv"
 )
 
@@ -52,6 +53,9 @@ func (s *Server) runCommand(w http.ResponseWriter, r *http.Request, sb *Sandbox)
 	body, _ := io.ReadAll(r.Body)
 	var req struct {
 		Command *string           `json:"command"`
+		Cwd     string            `json:"cwd"`
+		UID     *uint32           `json:"uid"`
+		GID     *uint32           `json:"gid"`
 		Envs    map[string]string `json:"envs"`
 		Timeout *int64            `json:"timeout"`
 	}
@@ -60,12 +64,26 @@ func (s *Server) runCommand(w http.ResponseWriter, r *http.Request, sb *Sandbox)
 		return
 	}
 	s.mu.Lock()
-	sb.Commands = append(sb.Commands, Command{Command: *req.Command, Envs: req.Envs, Timeout: req.Timeout})
+	// model/codeinterpreting.go RunCommandRequest.Validate: a gid needs a uid; the cwd must be a folder.
+	problem := ""
+	switch {
+	case req.GID != nil && req.UID == nil:
+		problem = "uid is required when gid is provided"
+	case req.Cwd != "" && !sb.fs.dirs[path.Clean(req.Cwd)]:
+		problem = fmt.Sprintf("working directory does not exist: %s: stat %s: no such file or directory", req.Cwd, req.Cwd)
+	}
+	if problem != "" {
+		s.mu.Unlock()
+		writeError(w, http.StatusBadRequest, "INVALID_REQUEST_BODY", "invalid request, validation error "+problem)
+		return
+	}
+	cmd := Command{Command: *req.Command, Cwd: req.Cwd, UID: req.UID, GID: req.GID, Envs: req.Envs, Timeout: req.Timeout}
+	sb.Commands = append(sb.Commands, cmd)
+	sb.Calls = append(sb.Calls, ExecdCall{Command: &cmd})
 	id := fmt.Sprintf("cmd-%s-%d", sb.ID, len(sb.Commands))
-	image := sb.runsImage
 	s.mu.Unlock()
 
-	result := s.runIn(image, *req.Command, s.opts.CommandResult)
+	result := s.runInSandbox(sb, *req.Command)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
 	event := func(v map[string]any) {

@@ -19,12 +19,14 @@ type Sandbox struct {
 	Message        string
 	CreatedAt      time.Time
 	Deleted        bool
-	Commands       []Command // execd commands run in it, in order
+	Commands       []Command   // execd commands run in it, in order
+	Calls          []ExecdCall // every execd command, folder made and file uploaded, in order
 
 	polls       int
 	accessToken string
 	runsImage   string // the image the container runs: its own, or its snapshot's
 	exit        *pendingExit
+	fs          *sandboxFS // folders and users (sandbox_fs.go): the image's, or its snapshot's
 }
 
 // pendingExit is an entrypoint's end that requests have not seen yet (Options.EntrypointExitsAfter).
@@ -36,8 +38,28 @@ type pendingExit struct {
 // Command is one execd command as received.
 type Command struct {
 	Command string
+	Cwd     string
+	UID     *uint32
+	GID     *uint32
 	Envs    map[string]string
 	Timeout *int64
+}
+
+// ExecdCall is one execd request that changes the sandbox, as received: exactly one field is set.
+type ExecdCall struct {
+	Command *Command
+	MakeDir *FileWrite // POST /directories, one folder
+	Upload  *FileWrite // POST /files/upload, one file
+}
+
+// FileWrite is a folder or file execd was asked to make, with its permission as sent (Mode in
+// octal digits: 755 is 0755).
+type FileWrite struct {
+	Path    string
+	Owner   string
+	Group   string
+	Mode    int
+	Content []byte // an upload's bytes
 }
 
 // Snapshot is the emulator's record of one snapshot.
@@ -55,6 +77,7 @@ type Snapshot struct {
 	Commands []Command
 
 	polls int
+	fs    *sandboxFS // the source sandbox's folders and users, for restores
 }
 
 // Sandbox and snapshot states (spec SandboxState / SnapshotState).
@@ -74,6 +97,7 @@ const (
 func (s *Sandbox) clone() Sandbox {
 	c := *s
 	c.Commands = append([]Command(nil), s.Commands...)
+	c.Calls = append([]ExecdCall(nil), s.Calls...)
 	return c
 }
 

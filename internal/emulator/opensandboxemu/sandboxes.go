@@ -34,14 +34,14 @@ func (s *Server) createSandbox(w http.ResponseWriter, r *http.Request) {
 		Timeout: req.Timeout,
 	}
 	if req.Image != nil {
-		sb.Image, sb.Auth, sb.runsImage = req.Image.URI, req.Image.Auth, req.Image.URI
+		sb.Image, sb.Auth, sb.runsImage, sb.fs = req.Image.URI, req.Image.Auth, req.Image.URI, newSandboxFS()
 	}
 	if req.SnapshotID != nil {
 		sn := s.restorable(*req.SnapshotID, w)
 		if sn == nil {
 			return
 		}
-		sb.SnapshotID, sb.runsImage = sn.ID, sn.Image
+		sb.SnapshotID, sb.runsImage, sb.fs = sn.ID, sn.Image, sn.fs.clone()
 		if len(sb.Entrypoint) == 0 { // snapshot_restore.py DEFAULT_SNAPSHOT_RESTORE_ENTRYPOINT
 			sb.Entrypoint = []string{"tail", "-f", "/dev/null"}
 		}

@@ -1,0 +1,3 @@
+from http.server import HTTPServer, SimpleHTTPRequestHandler
+
+HTTPServer(("0.0.0.0", 8000), SimpleHTTPRequestHandler).serve_forever()

@@ -1,0 +1,127 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
+)
+
+// Attributes that follow from the steps alone, so they are known at plan time: files_hash (the
+// files file steps place, read from disk, so an edited file rebuilds the template) and what an
+// OpenSandbox snapshot cannot keep (sandbox_env, sandbox_workdir, sandbox_user).
+
+func stepsOutputAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"files_hash": schema.StringAttribute{Computed: true,
+			MarkdownDescription: "Digest of the files the `file` steps place (content, mode and names), read at plan time: " +
+				"a change rebuilds the template. Null without `file` steps.",
+			PlanModifiers: []planmodifier.String{stepsOutputPlan{}}},
+		"sandbox_env": schema.MapAttribute{Computed: true, ElementType: types.StringType,
+			MarkdownDescription: "OpenSandbox: the environment the `env` steps set, to pass as `env` when starting a sandbox " +
+				"from the snapshot (a snapshot keeps files only; E2B keeps it in the template). Known at plan time. Null " +
+				"without `env` steps and for other backends.",
+			PlanModifiers: []planmodifier.Map{stepsOutputPlan{}}},
+		"sandbox_workdir": schema.StringAttribute{Computed: true,
+			MarkdownDescription: "OpenSandbox: the working directory the last `workdir` step set (absolute), for the commands " +
+				"run in a sandbox from the snapshot (execd's `cwd`). Known at plan time. Null without `workdir` steps and for other backends.",
+			PlanModifiers: []planmodifier.String{stepsOutputPlan{}}},
+		"sandbox_user": schema.StringAttribute{Computed: true,
+			MarkdownDescription: "OpenSandbox: the user the last `user` step set, to run the sandbox's commands as (execd " +
+				"takes its uid: `id -u <user>`). Known at plan time. Null without `user` steps (root) and for other backends.",
+			PlanModifiers: []planmodifier.String{stepsOutputPlan{}}},
+	}
+}
+
+// stepsOutputs are those attributes' values for a backend and steps.
+type stepsOutputs struct {
+	filesHash types.String
+	env       types.Map
+	workdir   types.String
+	user      types.String
+}
+
+func stepsOutputsOf(backend types.String, steps types.List) stepsOutputs {
+	list, unknown := stepsOf(steps)
+	if backend.IsUnknown() || steps.IsUnknown() || len(unknown) > 0 {
+		return stepsOutputs{types.StringUnknown(), types.MapUnknown(types.StringType), types.StringUnknown(), types.StringUnknown()}
+	}
+	spec := builders.TemplateSpec{Steps: list}
+	out := stepsOutputs{filesHash: optionalString(spec.FilesHash()), env: types.MapNull(types.StringType),
+		workdir: types.StringNull(), user: types.StringNull()}
+	if descriptor, err := backends.Named(backend.ValueString()); err != nil || descriptor.SandboxEntrypoint == nil {
+		return out // the backend keeps the steps' context in the template
+	}
+	c := spec.StepsContext()
+	if c.Env != nil {
+		values := make(map[string]attr.Value, len(c.Env))
+		for k, v := range c.Env {
+			values[k] = types.StringValue(v)
+		}
+		out.env = types.MapValueMust(types.StringType, values)
+	}
+	out.workdir, out.user = optionalString(c.Workdir), optionalString(c.User)
+	return out
+}
+
+func optionalString(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
+}
+
+// setStepsOutputs records the outputs of the model's steps; a value the plan knew is kept, so
+// files changed between plan and apply cannot make the apply inconsistent with its plan.
+func (m *templateModel) setStepsOutputs() {
+	out := stepsOutputsOf(m.Backend, m.Steps)
+	if m.FilesHash.IsUnknown() {
+		m.FilesHash = out.filesHash
+	}
+	m.SandboxEnv, m.SandboxWorkdir, m.SandboxUser = out.env, out.workdir, out.user
+}
+
+// stepsOutputPlan plans each of these attributes from the planned backend and steps.
+type stepsOutputPlan struct{}
+
+func (stepsOutputPlan) Description(context.Context) string { return "computed from backend and steps" }
+
+func (p stepsOutputPlan) MarkdownDescription(ctx context.Context) string { return p.Description(ctx) }
+
+func (stepsOutputPlan) planned(ctx context.Context, plan tfsdk.Plan) (stepsOutputs, bool) {
+	if plan.Raw.IsNull() {
+		return stepsOutputs{}, false // destroy
+	}
+	var backend types.String
+	var steps types.List
+	if plan.GetAttribute(ctx, path.Root("backend"), &backend).HasError() || plan.GetAttribute(ctx, path.Root("steps"), &steps).HasError() {
+		return stepsOutputs{}, false
+	}
+	return stepsOutputsOf(backend, steps), true
+}
+
+func (p stepsOutputPlan) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if out, ok := p.planned(ctx, req.Plan); ok {
+		resp.PlanValue = map[string]types.String{"files_hash": out.filesHash, "sandbox_workdir": out.workdir,
+			"sandbox_user": out.user}[req.Path.String()]
+	}
+}
+
+func (p stepsOutputPlan) PlanModifyMap(ctx context.Context, req planmodifier.MapRequest, resp *planmodifier.MapResponse) {
+	if out, ok := p.planned(ctx, req.Plan); ok {
+		resp.PlanValue = out.env
+	}
+}
+
+// stepsChanged tells whether a step, the ready check, the disk minimum or a placed file changed.
+func stepsChanged(plan, state templateModel) bool {
+	return !plan.Steps.Equal(state.Steps) || !plan.ReadyCheck.Equal(state.ReadyCheck) ||
+		!plan.MinFreeDiskMB.Equal(state.MinFreeDiskMB) || !plan.FilesHash.Equal(state.FilesHash)
+}
