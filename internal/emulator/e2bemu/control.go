@@ -142,6 +142,8 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 		s.serveStats(w, r)
 	case strings.HasPrefix(r.URL.Path, UploadPrefix):
 		s.receiveUpload(w, r)
+	case strings.HasPrefix(r.URL.Path, ServedPrefix):
+		s.serveServed(w, r, strings.TrimPrefix(r.URL.Path, ServedPrefix))
 	case strings.HasPrefix(name, "templates/"):
 		s.serveTemplateInfo(w, r, strings.TrimPrefix(name, "templates/"))
 	case controls[name] != nil:

@@ -13,6 +13,7 @@ import (
 //	PUT  /_emulator/settings   Settings as JSON (fields left out stay as they are); answers Settings
 //	GET  /_emulator/sandboxes  every sandbox, deleted ones included (registry auth left out)
 //	GET  /_emulator/snapshots  every snapshot, deleted ones included
+//	GET  /_emulator/served/{name}  the newest Ready snapshot of name and what made it (Served)
 const ControlPath = "/_emulator/"
 
 // Settings are the server options that can change while it runs.
@@ -75,6 +76,7 @@ func (s *Server) controlRoutes() {
 		}
 		writeJSON(w, http.StatusOK, views)
 	})
+	s.mux.HandleFunc("GET "+ControlPath+"served/{name}", s.serveServed)
 	s.mux.HandleFunc("GET "+ControlPath+"snapshots", func(w http.ResponseWriter, _ *http.Request) {
 		views := []map[string]any{}
 		for _, sn := range s.Snapshots() {
