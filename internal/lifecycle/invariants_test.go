@@ -23,7 +23,9 @@ const (
 
 type violation struct{ invariant, detail string }
 
-func (v violation) String() string { return v.invariant + ":\n      " + strings.ReplaceAll(v.detail, "\n", "\n      ") }
+func (v violation) String() string {
+	return v.invariant + ":\n      " + strings.ReplaceAll(v.detail, "\n", "\n      ")
+}
 
 var crashed = regexp.MustCompile(`(?i)panic|crash`)
 

@@ -11,16 +11,16 @@ import (
 
 // Step verbs. A step is one line, `verb [arg] [edits]`, so a printed sequence replays as it reads.
 const (
-	verbApply         = "apply"         // edits, then `apply`
-	verbInterrupt     = "sigint"        // edits, `apply`, Ctrl-C arg after a build starts
-	verbKill          = "sigkill"       // edits, `apply`, kill -9 arg after a build starts, then recover
-	verbFailNext      = "fail-next"     // the next build of template arg fails
-	verbHang          = "hang"          // builds of template arg (E2B) stay building ...
-	verbRelease       = "release"       // ... until released
+	verbApply         = "apply"          // edits, then `apply`
+	verbInterrupt     = "sigint"         // edits, `apply`, Ctrl-C arg after a build starts
+	verbKill          = "sigkill"        // edits, `apply`, kill -9 arg after a build starts, then recover
+	verbFailNext      = "fail-next"      // the next build of template arg fails
+	verbHang          = "hang"           // builds of template arg (E2B) stay building ...
+	verbRelease       = "release"        // ... until released
 	verbBuildDuration = "build-duration" // how long E2B builds take from now on
-	verbDeleteRemote  = "delete-remote" // template arg deleted with the API, behind Terraform's back
-	verbSecondDir     = "second-dir"    // template arg applied from a second directory while this one applies edits
-	verbImport        = "import"        // template arg forgotten (`state rm`), imported, applied
+	verbDeleteRemote  = "delete-remote"  // template arg deleted with the API, behind Terraform's back
+	verbSecondDir     = "second-dir"     // template arg applied from a second directory while this one applies edits
+	verbImport        = "import"         // template arg forgotten (`state rm`), imported, applied
 	verbDestroy       = "destroy"
 )
 
