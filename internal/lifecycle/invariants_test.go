@@ -10,13 +10,13 @@ import (
 
 // The invariants, as README.md's "What state promises" words them.
 const (
-	invCrash      = "the CLI never crashes"
-	invStateFile  = "the state file parses and no lock is left behind"
+	invCrash      = "the CLI does not crash"
+	invStateFile  = "the state file parses, and no lock outlives a run that was not killed"
 	invServed     = "a template recorded SUCCESS or SKIPPED is served by a ready build made from exactly the recorded inputs"
 	invRetry      = "a template recorded FAILED plans a retry"
-	invConverge   = "a successful apply is followed by an empty plan"
+	invConverge   = "an apply that succeeds leaves nothing to plan"
+	invNoRebuild  = "a template is built only when its inputs call for it"
 	invOrphan     = "no template exists that no state records, except one kept by keep_remotely or by an interrupted create"
-	invNoRebuild  = "a template already served from its configured inputs is not built again"
 	invSandboxes  = "no OpenSandbox builder sandbox outlives the apply that started it"
 	invStepFinish = "every CLI run finishes, and the emulator answers"
 )
@@ -80,7 +80,7 @@ func (s *sequence) check(out *outcome, builtBefore map[string]madeFrom) []violat
 	vs = append(vs, s.orphans(recorded)...)
 	for id, builds := range s.newBuilds(builtBefore) {
 		if !out.mayBuild[id] {
-			add(invNoRebuild, "%s was built again (%v) although a build from its configured inputs already served it", id, builds)
+			add(invNoRebuild, "%s was built (%v) although its state recorded these inputs as built, or a build from them already served it", id, builds)
 		}
 	}
 	if sandboxes, err := s.emu.sandboxes(); err != nil {

@@ -35,7 +35,7 @@ func TestLifecycleModel(t *testing.T) {
 	tl := buildTools(t)
 	if file := os.Getenv("LIFECYCLE_STEPS"); file != "" {
 		steps := readSteps(t, file)
-		if f := runSequence(tl, t.TempDir(), steps); f != nil {
+		if f := runSequence(tl, steps); f != nil {
 			t.Fatal(f.report(tl.cli, "LIFECYCLE_STEPS="+file, steps))
 		}
 		return
@@ -61,7 +61,7 @@ func TestLifecycleModel(t *testing.T) {
 			defer wg.Done()
 			for seed := range seeds {
 				steps := generate(uint64(seed), length)
-				f := runSequence(tl, t.TempDir(), steps)
+				f := runSequence(tl, steps)
 				mu.Lock()
 				if f == nil {
 					ran += len(steps)
@@ -70,7 +70,7 @@ func TestLifecycleModel(t *testing.T) {
 					failed++
 					replay := fmt.Sprintf("LIFECYCLE_SEED=%d LIFECYCLE_LENGTH=%d", seed, length)
 					if os.Getenv("LIFECYCLE_SHRINK") != "" {
-						replay += "\n" + shrink(t, tl, steps[:f.index+1], f)
+						replay += "\n" + shrink(tl, steps[:f.index+1], f)
 					}
 					t.Errorf("seed %d: %s", seed, f.report(tl.cli, replay, steps))
 				}
@@ -90,6 +90,7 @@ type failure struct {
 	violations []violation
 	runs       []run
 	note       string
+	dir        string // the sequence's directories and log, kept
 }
 
 func (f *failure) invariants() string {
@@ -121,23 +122,46 @@ func (f *failure) report(cli, replay string, steps []step) string {
 	}
 	b.WriteString("CLI runs of that step:\n")
 	for _, r := range f.runs {
-		fmt.Fprintf(&b, "  $ %s %s (exit %d)\n", filepath.Base(cli), strings.Join(r.args, " "), r.code)
+		fmt.Fprintf(&b, "  %s$ %s %s (exit %d)\n", r.dir, filepath.Base(cli), strings.Join(r.args, " "), r.code)
 		if r.code != 0 && r.output != "" {
 			fmt.Fprintf(&b, "%s\n", tail(r.output, 12))
 		}
+	}
+	if f.dir != "" {
+		fmt.Fprintf(&b, "every CLI run's output: %s\n", filepath.Join(f.dir, "log.txt"))
 	}
 	fmt.Fprintf(&b, "replay:\n  %s LIFECYCLE_CLI=%s go test ./internal/lifecycle -run TestLifecycleModel -count=1\n",
 		strings.ReplaceAll(replay, "\n", "\n  "), relative(cli))
 	return b.String()
 }
 
-// runSequence runs steps on a fresh emulator and returns the first failure, or nil.
-func runSequence(tl tools, root string, steps []step) *failure {
+// runSequence runs steps on a fresh emulator and returns the first failure, or nil. A failed
+// sequence keeps its directory: both working directories and log.txt, every CLI run's full output.
+func runSequence(tl tools, steps []step) *failure {
+	root, err := os.MkdirTemp("", "lifecycle-")
+	if err != nil {
+		return &failure{violations: []violation{{invStepFinish, err.Error()}}}
+	}
+	f := runSequenceIn(tl, root, steps)
+	if f == nil {
+		_ = os.RemoveAll(root)
+		return nil
+	}
+	f.dir = root
+	return f
+}
+
+func runSequenceIn(tl tools, root string, steps []step) *failure {
 	s, err := newSequence(tl, root)
 	if err != nil {
 		return &failure{violations: []violation{{invStepFinish, "starting: " + err.Error()}}}
 	}
 	defer s.close()
+	log, err := os.Create(filepath.Join(root, "log.txt"))
+	if err != nil {
+		return &failure{violations: []violation{{invStepFinish, err.Error()}}}
+	}
+	defer func() { _ = log.Close() }()
 	for i, st := range steps {
 		before := maps.Clone(s.madeFrom)
 		out, err := s.perform(st)
@@ -152,6 +176,10 @@ func runSequence(tl tools, root string, steps []step) *failure {
 				vs = append(vs, violation{invStepFinish, err.Error()})
 			}
 		}
+		fmt.Fprintf(log, "=== step %d: %s\n", i+1, st)
+		for _, r := range out.runs {
+			fmt.Fprintf(log, "--- %s$ %s (exit %d)\n%s\n", r.dir, strings.Join(r.args, " "), r.code, r.output)
+		}
 		if len(vs) > 0 {
 			return &failure{index: i, step: st, violations: vs, runs: out.runs, note: out.note}
 		}
@@ -161,12 +189,16 @@ func runSequence(tl tools, root string, steps []step) *failure {
 
 // shrink drops, one at a time from the end, each step the failure does not need (the same
 // invariants still break without it), writes what is left to a file and returns its replay.
-func shrink(t *testing.T, tl tools, steps []step, f *failure) string {
+func shrink(tl tools, steps []step, f *failure) string {
 	want := f.invariants()
 	for i := len(steps) - 2; i >= 0; i-- {
 		candidate := append(append([]step{}, steps[:i]...), steps[i+1:]...)
-		if g := runSequence(tl, t.TempDir(), candidate); g != nil && g.index == len(candidate)-1 && g.invariants() == want {
+		g := runSequence(tl, candidate)
+		if g != nil && g.index == len(candidate)-1 && g.invariants() == want {
 			steps = candidate
+		}
+		if g != nil {
+			_ = os.RemoveAll(g.dir)
 		}
 	}
 	file, err := os.CreateTemp("", "lifecycle-*.steps")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -91,7 +92,7 @@ func (s *sequence) perform(st step) (outcome, error) {
 	t := applied[st.Arg]
 	switch st.Verb {
 	case verbApply:
-		err = s.apply(&out, s.dirs[0])
+		_, err = s.apply(&out, s.dirs[0])
 	case verbInterrupt, verbKill:
 		err = s.interrupt(&out, st)
 	case verbDestroy:
@@ -131,18 +132,20 @@ func (s *sequence) readStates() ([2]map[string]instance, error) {
 	return states, nil
 }
 
-func (s *sequence) apply(out *outcome, d *workdir) error {
+// apply applies in d; a success must leave nothing to plan.
+func (s *sequence) apply(out *outcome, d *workdir) (run, error) {
 	r, err := d.apply()
 	out.runs = append(out.runs, r)
 	if err == nil && r.code == 0 {
 		out.converge = append(out.converge, d)
 	}
-	return err
+	return r, err
 }
 
 // interrupt starts an apply and signals it a while after its first build starts (or not at all
-// when it ends first). After SIGKILL the user recovers: force-unlock when a lock was left, then
-// apply again. After SIGINT the CLI must stop by itself, and the next step goes on from there.
+// when it ends first). After SIGKILL the user recovers: apply again and, when the state is still
+// locked, force-unlock it by the lock's id and apply once more. After SIGINT the CLI must stop by
+// itself, and the next step goes on from there.
 func (s *sequence) interrupt(out *outcome, st step) error {
 	delay, err := time.ParseDuration(st.Arg)
 	if err != nil {
@@ -179,6 +182,9 @@ func (s *sequence) interrupt(out *outcome, st step) error {
 	if err != nil || st.Verb == verbInterrupt {
 		return err
 	}
+	if r, err := s.apply(out, s.dirs[0]); err != nil || !strings.Contains(r.output, "Error acquiring the state lock") {
+		return err
+	}
 	unlock, err := s.dirs[0].forceUnlock()
 	if unlock != nil {
 		out.runs = append(out.runs, *unlock)
@@ -186,7 +192,8 @@ func (s *sequence) interrupt(out *outcome, st step) error {
 	if err != nil {
 		return err
 	}
-	return s.apply(out, s.dirs[0])
+	_, err = s.apply(out, s.dirs[0])
+	return err
 }
 
 // buildsSoFar counts E2B builds started and OpenSandbox sandboxes created: either means a build began.
@@ -232,7 +239,8 @@ func (s *sequence) importTemplate(out *outcome, key string, t template, state ma
 		return err
 	}
 	s.mayBuild(out.mayBuild, config{key: t}, nil, true)
-	return s.apply(out, s.dirs[0])
+	_, err = s.apply(out, s.dirs[0])
+	return err
 }
 
 // secondDir applies the template from a second directory (a second pipeline with the same
@@ -252,7 +260,7 @@ func (s *sequence) secondDir(out *outcome, key string, t template, state map[str
 	if err != nil {
 		return err
 	}
-	err = s.apply(out, second)
+	_, err = s.apply(out, second)
 	r, waitErr := p.wait()
 	out.runs = append(out.runs, r)
 	if r.code == 0 {
@@ -294,10 +302,11 @@ func (s *sequence) forgetRemoved(state map[string]instance, next config) {
 	}
 }
 
-// mayBuild notes which templates of cfg an apply may build. It must not build one that is served
-// by a build from exactly its configured inputs, unless it is created with force_rebuild, or it is
-// an OpenSandbox update (which cannot tell what a snapshot was made from). Nor may it build one
-// whose state records these inputs as built (only a setting changed, or nothing did).
+// mayBuild notes which templates of cfg an apply may build. It must not build one whose state
+// records these inputs as built (only a setting changed, or nothing did), nor an E2B template
+// served by a build from exactly its configured inputs (E2B records them with the build) unless
+// it is created with force_rebuild. An OpenSandbox snapshot records no inputs: building again
+// when the record does not vouch for it is allowed.
 func (s *sequence) mayBuild(may map[string]bool, cfg config, state map[string]instance, creating bool) {
 	for key, t := range cfg {
 		want := t.inputs().key()
@@ -308,12 +317,12 @@ func (s *sequence) mayBuild(may map[string]bool, cfg config, state map[string]in
 		}
 		create := creating || !inState
 		status := recorded.status()
-		if inState && (status == "SUCCESS" || status == "SKIPPED") && recorded.template().inputs().key() == want {
+		if !create && (status == "SUCCESS" || status == "SKIPPED") && recorded.template().inputs().key() == want {
 			continue // nothing to build
 		}
 		served := s.servedBuild(t)
-		if served != "" && s.madeFrom[served].inputs == want && !(create && t.ForceRebuild) && (t.Backend == backendE2B || create) {
-			continue // already served from these inputs: adopt
+		if t.Backend == backendE2B && served != "" && s.madeFrom[served].inputs == want && !(create && t.ForceRebuild) {
+			continue // already served from these inputs, which E2B records: adopt
 		}
 		may[t.TemplateID] = true
 	}

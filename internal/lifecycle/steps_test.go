@@ -65,8 +65,8 @@ func parseStep(line string) (step, error) {
 }
 
 // The values the generator draws from. Images are code-interpreter images the emulators'
-// catalogues know, plus one plain image on which the default start command fails (the mistake a
-// new user makes first).
+// catalogues know, plus, last, one plain image on which the default start command fails (the
+// mistake a new user makes first).
 var (
 	e2bImages      = []string{"e2bdev/code-interpreter:latest", "e2bdev/code-interpreter:v1.5.2", "e2bdev/code-interpreter:latest", "python:3.12-slim"}
 	osbImages      = []string{"opensandbox/code-interpreter:v1.1.0", "opensandbox/code-interpreter:v1.2.0", "opensandbox/code-interpreter:v1.1.0", "python:3.12"}
@@ -95,7 +95,7 @@ func generate(seed uint64, length int) []step {
 	g := &generator{rng: rand.New(rand.NewPCG(seed, 0x11fec7c1e)), cfg: config{}}
 	first := step{Verb: verbApply, Edits: map[string]json.RawMessage{}}
 	for _, backend := range []string{backendE2B, backendE2B, backendOpenSandbox} {
-		g.addTemplate(first.Edits, backend)
+		g.addTemplate(first.Edits, backend, false)
 	}
 	steps := []step{g.commit(first)}
 	for len(steps) < length {
@@ -210,11 +210,13 @@ func fieldOf(t template, field string) any {
 }
 
 func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		panic(err)
 	}
-	return b
+	return bytes.TrimSpace(b.Bytes())
 }
 
 func (g *generator) changeInput() (step, bool) {
@@ -246,9 +248,13 @@ func (g *generator) timeouts() timeouts {
 	return timeouts{Create: pick(g, buildTimeouts), Update: pick(g, buildTimeouts), Delete: "20s"}
 }
 
-// signal interrupts an apply that changes an input, a while after its first build starts.
+// signal interrupts an apply that changes an input or creates templates, a while after its first
+// build starts.
 func (g *generator) signal(verb string) (step, bool) {
-	s, _ := g.changeInput()
+	s, ok := g.add()
+	if !ok || g.rng.IntN(2) == 0 {
+		s, _ = g.changeInput()
+	}
 	s.Verb, s.Arg = verb, pick(g, signalDelays)
 	return s, true
 }
@@ -263,12 +269,16 @@ func (g *generator) secondDir() (step, bool) {
 	return s, true
 }
 
+// add creates one to three templates at once, some from an image their default start command
+// cannot run on.
 func (g *generator) add() (step, bool) {
-	if len(g.cfg) >= 5 {
+	if len(g.cfg) >= 6 {
 		return step{}, false
 	}
 	s := step{Verb: verbApply, Edits: map[string]json.RawMessage{}}
-	g.addTemplate(s.Edits, pick(g, []string{backendE2B, backendE2B, backendOpenSandbox}))
+	for range 1 + g.rng.IntN(3) {
+		g.addTemplate(s.Edits, pick(g, []string{backendE2B, backendE2B, backendOpenSandbox}), len(g.cfg) > 0)
+	}
 	return s, true
 }
 
@@ -279,16 +289,19 @@ func (g *generator) remove() (step, bool) {
 	return step{Verb: verbApply, Edits: map[string]json.RawMessage{"-" + g.key(): json.RawMessage("null")}}, true
 }
 
-// addTemplate adds a new key with a fresh template id and drawn inputs.
-func (g *generator) addTemplate(edits map[string]json.RawMessage, backend string) {
+// addTemplate adds a new key with a fresh template id and drawn inputs; any image when
+// anyImage, else only code-interpreter images.
+func (g *generator) addTemplate(edits map[string]json.RawMessage, backend string, anyImage bool) {
 	k := string(rune('a' + g.keys))
 	g.keys++
-	t := template{Backend: backend, TemplateID: "lc-" + k, Packages: pick(g, packageSets),
+	images := map[string][]string{backendE2B: e2bImages, backendOpenSandbox: osbImages}[backend]
+	if !anyImage {
+		images = images[:len(images)-1]
+	}
+	t := template{Backend: backend, TemplateID: "lc-" + k, Image: pick(g, images), Packages: pick(g, packageSets),
 		RebuildTriggers: pick(g, triggerSets), Timeouts: ptr(g.timeouts())}
 	if backend == backendE2B {
-		t.Image, t.CPUCount, t.MemoryMB = pick(g, e2bImages[:3]), pick(g, cpuCounts), pick(g, memorySizes)
-	} else {
-		t.Image = pick(g, osbImages[:3])
+		t.CPUCount, t.MemoryMB = pick(g, cpuCounts), pick(g, memorySizes)
 	}
 	edits["+"+k] = mustJSON(t)
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -46,12 +47,11 @@ func (w *workdir) write(c config) error {
 
 // run is one finished CLI run.
 type run struct {
+	dir    string
 	args   []string
 	code   int
 	output string
 }
-
-func (r run) String() string { return fmt.Sprintf("%v (exit %d)", r.args, r.code) }
 
 // process is a CLI run in progress, in its own process group (the provider plugin is in it too).
 type process struct {
@@ -96,15 +96,22 @@ func (p *process) wait() (run, error) {
 		}
 	}
 	p.signal(syscall.SIGKILL) // a plugin whose CLI is gone must not take its build further
-	return run{args: p.cmd.Args[1:], code: p.cmd.ProcessState.ExitCode(), output: p.out.String()}, stuck
+	return run{dir: filepath.Base(p.cmd.Dir), args: p.cmd.Args[1:], code: p.cmd.ProcessState.ExitCode(), output: p.out.String()}, stuck
 }
 
+// run runs the CLI to its end. A plugin that did not start in time (an overloaded machine: the
+// CLI gives it a minute) is the machine's failure, not the provider's: the run is tried again.
 func (w *workdir) run(args ...string) (run, error) {
-	p, err := w.start(args...)
-	if err != nil {
-		return run{args: args}, err
+	for attempt := 1; ; attempt++ {
+		p, err := w.start(args...)
+		if err != nil {
+			return run{dir: w.name, args: args}, err
+		}
+		r, err := p.wait()
+		if err != nil || attempt == 3 || !strings.Contains(r.output, "timeout while waiting for plugin to start") {
+			return r, err
+		}
 	}
-	return p.wait()
 }
 
 func (w *workdir) apply() (run, error) {
@@ -199,7 +206,7 @@ func (w *workdir) plan() (plan, []run, error) {
 		return p, runs, err
 	}
 	shown, err := w.run("show", "-json", "lifecycle.tfplan")
-	runs = append(runs, run{args: shown.args, code: shown.code}) // the JSON itself is not worth printing
+	runs = append(runs, run{dir: shown.dir, args: shown.args, code: shown.code}) // the JSON itself is not worth printing
 	if err != nil || shown.code != 0 {
 		return p, runs, fmt.Errorf("show -json: %v\n%s", err, shown.output)
 	}
