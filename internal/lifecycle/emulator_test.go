@@ -109,9 +109,10 @@ func (e *emulator) e2bControl(name string, body any) error {
 	return e.call(http.MethodPost, e.e2bURL()+"/_emulator/"+name, nil, body, nil)
 }
 
-func (e *emulator) osbFault(method, pathPrefix string, status int) error {
+// osbFault makes the next POST under pathPrefix answer status (with Retry-After retryAfter seconds, when set).
+func (e *emulator) osbFault(pathPrefix string, status int, retryAfter string) error {
 	return e.call(http.MethodPost, e.osbURL()+"/_emulator/faults", nil,
-		map[string]any{"method": method, "pathPrefix": pathPrefix, "status": status, "count": 1}, nil)
+		map[string]any{"method": http.MethodPost, "pathPrefix": pathPrefix, "status": status, "count": 1, "retryAfter": retryAfter}, nil)
 }
 
 func (e *emulator) e2bAPI(method, path string, out any) error {

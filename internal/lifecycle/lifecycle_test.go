@@ -16,7 +16,7 @@ import (
 
 // Budget of `make test`, per CLI: sized so the three CLIs together add a few minutes on two cores.
 const (
-	defaultSeeds    = 6
+	defaultSeeds    = 10
 	defaultLength   = 14
 	defaultParallel = 2
 )

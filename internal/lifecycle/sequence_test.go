@@ -106,6 +106,8 @@ func (s *sequence) perform(st step) (outcome, error) {
 			map[string]string{"template": t.TemplateID})
 	case verbBuildDuration:
 		err = s.emu.e2bControl("build-duration", map[string]string{"duration": st.Arg})
+	case verbThrottle:
+		err = s.emu.osbFault(osbSnapshotPrefix, 429, st.Arg)
 	case verbDeleteRemote:
 		err = s.emu.deleteRemote(t.Backend, t.TemplateID)
 	case verbImport:
@@ -196,6 +198,10 @@ func (s *sequence) interrupt(out *outcome, st step) error {
 	return err
 }
 
+// osbSnapshotPrefix is where a builder sandbox's snapshot is requested (sandbox ids are sbx-N):
+// POST /sandboxes/{id}/snapshots, and not the sandbox create.
+const osbSnapshotPrefix = "/sandboxes/sbx-"
+
 // buildsSoFar counts E2B builds started and OpenSandbox sandboxes created: either means a build began.
 func (s *sequence) buildsSoFar() (int, error) {
 	builds, err := s.emu.startedBuilds()
@@ -214,9 +220,9 @@ func (s *sequence) failNext(t template) error {
 			"reason": "failed to run command 'pip install': exit status 1", "step": "1"})
 	}
 	if len(t.Packages) > 0 {
-		return s.emu.osbFault("POST", "/execd/", 500)
+		return s.emu.osbFault("/execd/", 500, "")
 	}
-	return s.emu.osbFault("POST", "/sandboxes/sbx-", 409)
+	return s.emu.osbFault(osbSnapshotPrefix, 409, "")
 }
 
 // importTemplate forgets the template and imports it, as a user who lost it from state would, then applies.

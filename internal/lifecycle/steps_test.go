@@ -18,6 +18,7 @@ const (
 	verbHang          = "hang"           // builds of template arg (E2B) stay building ...
 	verbRelease       = "release"        // ... until released
 	verbBuildDuration = "build-duration" // how long E2B builds take from now on
+	verbThrottle      = "throttle"       // OpenSandbox rate-limits the next snapshot request for arg seconds: a slow build
 	verbDeleteRemote  = "delete-remote"  // template arg deleted with the API, behind Terraform's back
 	verbSecondDir     = "second-dir"     // template arg applied from a second directory while this one applies edits
 	verbImport        = "import"         // template arg forgotten (`state rm`), imported, applied
@@ -139,6 +140,7 @@ func (g *generator) next() step {
 		{4, func() (step, bool) { return g.onTemplate(verbHang, backendE2B) }},
 		{4, func() (step, bool) { return g.onTemplate(verbRelease, backendE2B) }},
 		{6, func() (step, bool) { return step{Verb: verbBuildDuration, Arg: pick(g, buildDurations)}, true }},
+		{3, func() (step, bool) { return step{Verb: verbThrottle, Arg: pick(g, []string{"1", "2", "3"})}, true }},
 		{6, func() (step, bool) { return g.signal(verbInterrupt) }},
 		{6, func() (step, bool) { return g.signal(verbKill) }},
 		{5, func() (step, bool) { return g.onTemplate(verbDeleteRemote) }},
