@@ -71,7 +71,7 @@ func (s *sequence) close() { s.emu.stop() }
 func (s *sequence) perform(st step) (outcome, error) {
 	before, err := s.readStates()
 	if err != nil {
-		return outcome{}, nil // an unreadable state is the check's finding; nothing can be planned from it
+		return outcome{}, fmt.Errorf("nothing can be done from an unreadable state: %w", err)
 	}
 	applied := s.cfg.clone()
 	if err := applied.apply(st.Edits); err != nil {
