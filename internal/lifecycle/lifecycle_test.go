@@ -176,9 +176,9 @@ func runSequenceIn(tl tools, root string, steps []step) *failure {
 				vs = append(vs, violation{invStepFinish, err.Error()})
 			}
 		}
-		fmt.Fprintf(log, "=== step %d: %s\n", i+1, st)
+		_, _ = fmt.Fprintf(log, "=== step %d: %s\n", i+1, st)
 		for _, r := range out.runs {
-			fmt.Fprintf(log, "--- %s$ %s (exit %d)\n%s\n", r.dir, strings.Join(r.args, " "), r.code, r.output)
+			_, _ = fmt.Fprintf(log, "--- %s$ %s (exit %d)\n%s\n", r.dir, strings.Join(r.args, " "), r.code, r.output)
 		}
 		if len(vs) > 0 {
 			return &failure{index: i, step: st, violations: vs, runs: out.runs, note: out.note}

@@ -327,7 +327,7 @@ func (s *sequence) mayBuild(may map[string]bool, cfg config, state map[string]in
 			continue // nothing to build
 		}
 		served := s.servedBuild(t)
-		if t.Backend == backendE2B && served != "" && s.madeFrom[served].inputs == want && !(create && t.ForceRebuild) {
+		if t.Backend == backendE2B && served != "" && s.madeFrom[served].inputs == want && (!create || !t.ForceRebuild) {
 			continue // already served from these inputs, which E2B records: adopt
 		}
 		may[t.TemplateID] = true
