@@ -55,9 +55,10 @@ func (e *emulator) stop() {
 	_ = e.proc.Wait()
 }
 
-// env is what a CLI needs to reach the emulator: the printed settings the provider reads.
+// env is what a CLI needs to reach the emulator: the printed settings the provider reads, and
+// none of the user's own that would point it elsewhere.
 func (e *emulator) env() []string {
-	var out []string
+	out := []string{"E2B_DOMAIN=", "OPEN_SANDBOX_PROTOCOL="}
 	for _, name := range []string{"E2B_API_URL", "E2B_API_KEY", "OPEN_SANDBOX_DOMAIN", "OPEN_SANDBOX_API_KEY"} {
 		out = append(out, name+"="+e.settings[name])
 	}
@@ -153,17 +154,17 @@ type osbServed struct {
 
 // servedE2B is what a sandbox of template id would start from; nil when nothing serves it.
 func (e *emulator) servedE2B(id string) (*e2bServed, error) {
-	var s e2bServed
-	err := e.call(http.MethodGet, e.e2bURL()+"/_emulator/served/"+url.PathEscape(id), nil, nil, &s)
-	if errors.Is(err, errNotFound) {
-		return nil, nil
-	}
-	return &s, err
+	return served[e2bServed](e, e.e2bURL()+"/_emulator/served/"+url.PathEscape(id))
 }
 
+// servedOSB is the snapshot a sandbox of template name would start from; nil when there is none.
 func (e *emulator) servedOSB(name string) (*osbServed, error) {
-	var s osbServed
-	err := e.call(http.MethodGet, e.osbURL()+"/_emulator/served/"+url.PathEscape(name), nil, nil, &s)
+	return served[osbServed](e, e.osbURL()+"/_emulator/served/"+url.PathEscape(name))
+}
+
+func served[T any](e *emulator, url string) (*T, error) {
+	var s T
+	err := e.call(http.MethodGet, url, nil, nil, &s)
 	if errors.Is(err, errNotFound) {
 		return nil, nil
 	}

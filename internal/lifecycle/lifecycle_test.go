@@ -36,7 +36,7 @@ func TestLifecycleModel(t *testing.T) {
 	if file := os.Getenv("LIFECYCLE_STEPS"); file != "" {
 		steps := readSteps(t, file)
 		if f := runSequence(tl, steps); f != nil {
-			t.Fatal(f.report(tl.cli, "LIFECYCLE_STEPS="+file, steps))
+			t.Fatal(f.report(tl, "LIFECYCLE_STEPS="+file, steps))
 		}
 		return
 	}
@@ -72,7 +72,7 @@ func TestLifecycleModel(t *testing.T) {
 					if os.Getenv("LIFECYCLE_SHRINK") != "" {
 						replay += "\n" + shrink(tl, steps[:f.index+1], f)
 					}
-					t.Errorf("seed %d: %s", seed, f.report(tl.cli, replay, steps))
+					t.Errorf("seed %d: %s", seed, f.report(tl, replay, steps))
 				}
 				mu.Unlock()
 			}
@@ -103,9 +103,9 @@ func (f *failure) invariants() string {
 
 // report is what a failure prints: the steps so far, what broke, the step's CLI runs and the one
 // command that replays the sequence.
-func (f *failure) report(cli, replay string, steps []step) string {
+func (f *failure) report(tl tools, replay string, steps []step) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "after step %d on %s:\n", f.index+1, relative(cli))
+	fmt.Fprintf(&b, "after step %d on %s:\n", f.index+1, tl.relative(tl.cli))
 	for i, st := range steps[:f.index+1] {
 		marker := "  "
 		if i == f.index {
@@ -122,7 +122,7 @@ func (f *failure) report(cli, replay string, steps []step) string {
 	}
 	b.WriteString("CLI runs of that step:\n")
 	for _, r := range f.runs {
-		fmt.Fprintf(&b, "  %s$ %s %s (exit %d)\n", r.dir, filepath.Base(cli), strings.Join(r.args, " "), r.code)
+		fmt.Fprintf(&b, "  %s$ %s %s (exit %d)\n", r.dir, filepath.Base(tl.cli), strings.Join(r.args, " "), r.code)
 		if r.code != 0 && r.output != "" {
 			fmt.Fprintf(&b, "%s\n", tail(r.output, 12))
 		}
@@ -131,7 +131,7 @@ func (f *failure) report(cli, replay string, steps []step) string {
 		fmt.Fprintf(&b, "every CLI run's output: %s\n", filepath.Join(f.dir, "log.txt"))
 	}
 	fmt.Fprintf(&b, "replay:\n  %s LIFECYCLE_CLI=%s go test ./internal/lifecycle -run TestLifecycleModel -count=1\n",
-		strings.ReplaceAll(replay, "\n", "\n  "), relative(cli))
+		strings.ReplaceAll(replay, "\n", "\n  "), tl.relative(tl.cli))
 	return b.String()
 }
 
@@ -248,7 +248,7 @@ func buildTools(t *testing.T) tools {
 		cli = filepath.Join(root, cli)
 	}
 	bin := t.TempDir()
-	tl := tools{cli: cli, providerDir: bin, emulatorBin: filepath.Join(bin, "sandbox-emulator")}
+	tl := tools{cli: cli, providerDir: bin, emulatorBin: filepath.Join(bin, "sandbox-emulator"), root: root}
 	for out, pkg := range map[string]string{filepath.Join(bin, "terraform-provider-sandbox"): ".", tl.emulatorBin: "./cmd/sandbox-emulator"} {
 		build := exec.Command("go", "build", "-o", out, pkg)
 		build.Dir = root
@@ -269,12 +269,9 @@ func moduleRoot(t *testing.T) string {
 }
 
 // relative names a path under the module root as the replay command, run from there, reads it.
-func relative(path string) string {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
-	if err == nil {
-		if rel, err := filepath.Rel(strings.TrimSpace(string(out)), path); err == nil && !strings.HasPrefix(rel, "..") {
-			return rel
-		}
+func (tl tools) relative(path string) string {
+	if rel, err := filepath.Rel(tl.root, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
 	}
 	return path
 }

@@ -10,9 +10,10 @@ import (
 	"time"
 )
 
-// tools is what every sequence runs: the CLI, the provider built once, the emulator binary.
+// tools is what every sequence runs: the CLI, the provider built once, the emulator binary; and
+// the module's root, where the replay command runs.
 type tools struct {
-	cli, providerDir, emulatorBin string
+	cli, providerDir, emulatorBin, root string
 }
 
 // sequence runs steps against its own emulator with two working directories: the pipeline's
