@@ -68,11 +68,11 @@ func TestLifecycleModel(t *testing.T) {
 				} else {
 					ran += f.index + 1
 					failed++
-					replay := fmt.Sprintf("LIFECYCLE_SEED=%d LIFECYCLE_LENGTH=%d", seed, length)
+					report := f.report(tl, fmt.Sprintf("LIFECYCLE_SEED=%d LIFECYCLE_LENGTH=%d", seed, length), steps)
 					if os.Getenv("LIFECYCLE_SHRINK") != "" {
-						replay += "\n" + shrink(tl, steps[:f.index+1], f)
+						report += shrink(tl, steps[:f.index+1], f)
 					}
-					t.Errorf("seed %d: %s", seed, f.report(tl, replay, steps))
+					t.Errorf("seed %d: %s", seed, report)
 				}
 				mu.Unlock()
 			}
@@ -130,9 +130,13 @@ func (f *failure) report(tl tools, replay string, steps []step) string {
 	if f.dir != "" {
 		fmt.Fprintf(&b, "every CLI run's output: %s\n", filepath.Join(f.dir, "log.txt"))
 	}
-	fmt.Fprintf(&b, "replay:\n  %s LIFECYCLE_CLI=%s go test ./internal/lifecycle -run TestLifecycleModel -count=1\n",
-		strings.ReplaceAll(replay, "\n", "\n  "), tl.relative(tl.cli))
+	fmt.Fprintf(&b, "replay:\n  %s\n", tl.replay(replay))
 	return b.String()
+}
+
+// replay is the command that runs the test again with these settings on the same CLI.
+func (tl tools) replay(settings string) string {
+	return fmt.Sprintf("%s LIFECYCLE_CLI=%s go test ./internal/lifecycle -run TestLifecycleModel -count=1", settings, tl.relative(tl.cli))
 }
 
 // runSequence runs steps on a fresh emulator and returns the first failure, or nil. A failed
@@ -188,7 +192,7 @@ func runSequenceIn(tl tools, root string, steps []step) *failure {
 }
 
 // shrink drops, one at a time from the end, each step the failure does not need (the same
-// invariants still break without it), writes what is left to a file and returns its replay.
+// invariants still break without it), writes what is left to a file and says how to replay it.
 func shrink(tl tools, steps []step, f *failure) string {
 	want := f.invariants()
 	for i := len(steps) - 2; i >= 0; i-- {
@@ -211,7 +215,8 @@ func shrink(tl tools, steps []step, f *failure) string {
 		lines = append(lines, st.String())
 	}
 	_, _ = file.WriteString(strings.Join(lines, "\n") + "\n")
-	return fmt.Sprintf("shrunk to %d steps:\n  %s\nLIFECYCLE_STEPS=%s", len(steps), strings.Join(lines, "\n  "), file.Name())
+	return fmt.Sprintf("shrunk to %d steps:\n  %s\nreplay:\n  %s\n", len(steps), strings.Join(lines, "\n  "),
+		tl.replay("LIFECYCLE_STEPS="+file.Name()))
 }
 
 func readSteps(t *testing.T, file string) []step {
