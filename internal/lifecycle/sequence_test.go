@@ -312,8 +312,8 @@ func (s *sequence) forgetRemoved(state map[string]instance, next config) {
 // mayBuild notes which templates of cfg an apply may build. It must not build one whose state
 // records these inputs as built (only a setting changed, or nothing did), nor an E2B template
 // served by a build from exactly its configured inputs (E2B records them with the build) unless
-// it is created with force_rebuild. An OpenSandbox snapshot records no inputs: building again
-// when the record does not vouch for it is allowed.
+// force_rebuild asks for it. An OpenSandbox snapshot records no inputs: building again when the
+// record does not vouch for it is allowed.
 func (s *sequence) mayBuild(may map[string]bool, cfg config, state map[string]instance, creating bool) {
 	for key, t := range cfg {
 		want := t.inputs().key()
@@ -328,7 +328,7 @@ func (s *sequence) mayBuild(may map[string]bool, cfg config, state map[string]in
 			continue // nothing to build
 		}
 		served := s.servedBuild(t)
-		if t.Backend == backendE2B && served != "" && s.madeFrom[served].inputs == want && (!create || !t.ForceRebuild) {
+		if t.Backend == backendE2B && served != "" && s.madeFrom[served].inputs == want && !t.ForceRebuild {
 			continue // already served from these inputs, which E2B records: adopt
 		}
 		may[t.TemplateID] = true
