@@ -239,32 +239,40 @@ func (e *emulator) deleteRemote(backend, id string) error {
 }
 
 // startedBuilds maps every build that has started (E2B builds, OpenSandbox snapshots) to the
-// template it belongs to.
-func (e *emulator) startedBuilds() (map[string]string, error) {
+// template it belongs to, and tells whether a build is still running (an E2B build building, an
+// OpenSandbox builder sandbox alive).
+func (e *emulator) startedBuilds() (started map[string]string, running bool, err error) {
 	var stats struct {
 		Builds []struct {
 			Template  string     `json:"template"`
 			BuildID   string     `json:"build_id"`
+			Status    string     `json:"status"`
 			StartedAt *time.Time `json:"started_at"`
 		} `json:"builds"`
 	}
 	if err := e.call(http.MethodGet, e.e2bURL()+"/_emulator/stats", nil, nil, &stats); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	out := map[string]string{}
+	started = map[string]string{}
 	for _, b := range stats.Builds {
 		if b.StartedAt != nil {
-			out[b.BuildID] = b.Template
+			started[b.BuildID] = b.Template
+			running = running || b.Status == "building"
 		}
 	}
 	var snaps []snapshot
 	if err := e.call(http.MethodGet, e.osbURL()+"/_emulator/snapshots", nil, nil, &snaps); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	for _, s := range snaps {
-		out[s.ID] = s.Name
+		started[s.ID] = s.Name
 	}
-	return out, nil
+	sandboxes, err := e.sandboxes()
+	for _, sb := range sandboxes {
+		started[sb.ID] = "" // a build began; its snapshot, if any, says of which template
+		running = running || sb.running()
+	}
+	return started, running, err
 }
 
 // sandbox is an OpenSandbox sandbox as the emulator recorded it (deleted ones included).

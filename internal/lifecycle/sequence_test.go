@@ -145,16 +145,17 @@ func (s *sequence) apply(out *outcome, d *workdir) (run, error) {
 	return r, err
 }
 
-// interrupt starts an apply and signals it a while after its first build starts (or not at all
-// when it ends first). After SIGKILL the user recovers: apply again and, when the state is still
-// locked, force-unlock it by the lock's id and apply once more. After SIGINT the CLI must stop by
-// itself, and the next step goes on from there.
+// interrupt starts an apply and signals it a while after its first build starts, if a build
+// still runs then: the CLIs write state in place (truncate, then write), so a signal that lands
+// while they save it is their hazard, which no provider can avoid. After SIGKILL the user
+// recovers: apply again and, when the state is still locked, force-unlock it by the lock's id and
+// apply once more. After SIGINT the CLI must stop by itself, and the next step goes on from there.
 func (s *sequence) interrupt(out *outcome, st step) error {
 	delay, err := time.ParseDuration(st.Arg)
 	if err != nil {
 		return err
 	}
-	started, err := s.buildsSoFar()
+	before, _, err := s.emu.startedBuilds()
 	if err != nil {
 		return err
 	}
@@ -162,27 +163,35 @@ func (s *sequence) interrupt(out *outcome, st step) error {
 	if err != nil {
 		return err
 	}
-	for running := true; running; {
+	signalled := false
+	for waiting := true; waiting; {
 		select {
 		case <-p.done:
-			running = false
+			waiting = false
 		case <-time.After(20 * time.Millisecond):
-			n, err := s.buildsSoFar()
+			started, running, err := s.emu.startedBuilds()
 			if err != nil {
 				return err
 			}
-			running = n == started
+			if len(started) > len(before) && running {
+				time.Sleep(delay)
+				if _, running, err = s.emu.startedBuilds(); err == nil && running {
+					p.signal(map[string]syscall.Signal{verbInterrupt: syscall.SIGINT, verbKill: syscall.SIGKILL}[st.Verb])
+					signalled = true
+				}
+				waiting = false
+			}
 		}
 	}
-	select {
-	case <-p.done:
-		out.note = "the apply ended before it could be signalled"
-	case <-time.After(delay):
-		p.signal(map[string]syscall.Signal{verbInterrupt: syscall.SIGINT, verbKill: syscall.SIGKILL}[st.Verb])
+	if !signalled {
+		out.note = "no build was running to interrupt"
 	}
 	r, err := p.wait()
 	out.runs = append(out.runs, r)
 	if err != nil || st.Verb == verbInterrupt {
+		if err == nil && r.code == 0 {
+			out.converge = append(out.converge, s.dirs[0])
+		}
 		return err
 	}
 	if r, err := s.apply(out, s.dirs[0]); err != nil || !strings.Contains(r.output, "Error acquiring the state lock") {
@@ -202,16 +211,6 @@ func (s *sequence) interrupt(out *outcome, st step) error {
 // osbSnapshotPrefix is where a builder sandbox's snapshot is requested (sandbox ids are sbx-N):
 // POST /sandboxes/{id}/snapshots, and not the sandbox create.
 const osbSnapshotPrefix = "/sandboxes/sbx-"
-
-// buildsSoFar counts E2B builds started and OpenSandbox sandboxes created: either means a build began.
-func (s *sequence) buildsSoFar() (int, error) {
-	builds, err := s.emu.startedBuilds()
-	if err != nil {
-		return 0, err
-	}
-	sandboxes, err := s.emu.sandboxes()
-	return len(builds) + len(sandboxes), err
-}
 
 // failNext makes the next build of t fail: on E2B as a failed step does; on OpenSandbox the
 // package install (or, with no packages, the snapshot) answers an error.
@@ -352,12 +351,12 @@ func (s *sequence) servedBuild(t template) string {
 // attribute records, for each build started since the last step, the inputs this step applied
 // to its template.
 func (s *sequence) attribute() error {
-	builds, err := s.emu.startedBuilds()
+	builds, _, err := s.emu.startedBuilds()
 	if err != nil {
 		return err
 	}
 	for id, templateID := range builds {
-		if _, seen := s.madeFrom[id]; seen {
+		if _, seen := s.madeFrom[id]; seen || templateID == "" {
 			continue
 		}
 		m := madeFrom{templateID: templateID}
