@@ -16,7 +16,7 @@ const (
 	invRetry      = "a template recorded FAILED plans a retry"
 	invConverge   = "an apply that succeeds leaves nothing to plan"
 	invNoRebuild  = "a template is built only when its inputs call for it"
-	invOrphan     = "no template exists that no state records, except one kept by keep_remotely or by an interrupted create"
+	invOrphan     = "no template exists that no state records, except one kept by keep_remotely, by an interrupted create, or left out by a failed create on Terraform 1.16"
 	invSandboxes  = "no OpenSandbox builder sandbox outlives the apply that started it"
 	invStepFinish = "every CLI run finishes, and the emulator answers"
 )
@@ -27,7 +27,9 @@ func (v violation) String() string {
 	return v.invariant + ":\n      " + strings.ReplaceAll(v.detail, "\n", "\n      ")
 }
 
-var crashed = regexp.MustCompile(`(?i)panic|crash`)
+// crashed matches what a crash prints: the CLI's own (exit 11, "TERRAFORM CRASH", "OPENTOFU
+// CRASH", a Go panic), a plugin's ("plugin crashed!"), or a panic the provider caught in a builder.
+var crashed = regexp.MustCompile(`(?m)^panic: |CRASH !!!|plugin crashed|panic in builder`)
 
 // check runs after every step: the step's runs, then a plan in each directory the step touched,
 // then what the emulator serves and holds. It also keeps s.prior for the next step.
@@ -77,6 +79,7 @@ func (s *sequence) check(out *outcome, builtBefore map[string]madeFrom) []violat
 			add(invCrash, "%s exited %d:\n%s", strings.Join(r.args, " "), r.code, tail(r.output, 15))
 		}
 	}
+	s.leftOut(out.runs)
 	vs = append(vs, s.orphans(recorded)...)
 	for id, builds := range s.newBuilds(builtBefore) {
 		if !out.mayBuild[id] {

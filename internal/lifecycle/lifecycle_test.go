@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -252,8 +253,16 @@ func buildTools(t *testing.T) tools {
 	if !filepath.IsAbs(cli) {
 		cli = filepath.Join(root, cli)
 	}
+	version := exec.Command(cli, "version")
+	version.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE=/dev/null", "CHECKPOINT_DISABLE=1")
+	out, err := version.Output()
+	name, minor := cliVersion(string(out))
+	if err != nil || name == "" {
+		t.Fatalf("%s version: %v\n%s", cli, err, out)
+	}
 	bin := t.TempDir()
-	tl := tools{cli: cli, providerDir: bin, emulatorBin: filepath.Join(bin, "sandbox-emulator"), root: root}
+	tl := tools{cli: cli, providerDir: bin, emulatorBin: filepath.Join(bin, "sandbox-emulator"), root: root,
+		leavesFailedCreatesOut: name == "Terraform" && minor >= 16}
 	for out, pkg := range map[string]string{filepath.Join(bin, "terraform-provider-sandbox"): ".", tl.emulatorBin: "./cmd/sandbox-emulator"} {
 		build := exec.Command("go", "build", "-o", out, pkg)
 		build.Dir = root
@@ -262,6 +271,16 @@ func buildTools(t *testing.T) tools {
 		}
 	}
 	return tl
+}
+
+// cliVersion reads `version`'s output: Terraform or OpenTofu, and the minor version of 1.x.
+func cliVersion(output string) (name string, minor int) {
+	m := regexp.MustCompile(`(?m)^(Terraform|OpenTofu) v1\.(\d+)\.`).FindStringSubmatch(output)
+	if m == nil {
+		return "", 0
+	}
+	minor, _ = strconv.Atoi(m[2])
+	return m[1], minor
 }
 
 func moduleRoot(t *testing.T) string {
