@@ -154,6 +154,8 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 		s.serveStats(w, r)
 	case strings.HasPrefix(r.URL.Path, UploadPrefix):
 		s.receiveUpload(w, r)
+	case strings.HasPrefix(r.URL.Path, ServedPrefix):
+		s.serveServed(w, r, strings.TrimPrefix(r.URL.Path, ServedPrefix))
 	case strings.HasPrefix(name, "templates/"):
 		serveInfo(w, r, "template", strings.TrimPrefix(name, "templates/"), s.Template)
 	case strings.HasPrefix(name, "sandboxes/"):

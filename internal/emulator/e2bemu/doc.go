@@ -78,13 +78,14 @@
 //	     running sandboxes on py (0: none); while any run, deleting py answers 400
 //	GET  /_emulator/templates/{id or alias}   the template as TemplateInfo JSON
 //	GET  /_emulator/sandboxes/{sandboxID}     the template and build a sandbox started from (SandboxInfo)
+//	GET  /_emulator/served/{name[:tag]}       what a sandbox of name would start from (Served), or 404
 //	GET  /_emulator/stats[?since=N]           request counters and build timelines (Stats)
 //	PUT  /_emulator/uploads/{templateID}/{hash}   where GET /templates/{id}/files/{hash} sends uploads
 //
 // The same controls exist as methods for in-process tests: FailBuild, FailBuildAt, HangBuild,
 // ReleaseBuild, SetBuildDuration, FailNext, SetFaults, DropConnectionsDuringBuild,
 // SetBuildConcurrency, SetTeamLimits, EchoRequestBodies, RefuseSteps, SeedReadyTemplate, SeedFailedTemplate, SeedForeignTemplate,
-// SeedSandboxes, DeleteTemplateOutOfBand, Template, Sandbox, Stats.
+// SeedSandboxes, DeleteTemplateOutOfBand, Template, ServedBuild, Sandbox, Stats.
 //
 // Where the real API and its spec disagree, the emulator follows the real API: for instance
 // unknown templates and builds answer 404 and bad bodies 400 on every template endpoint, and

@@ -14,6 +14,7 @@ import (
 //	GET  /_emulator/sandboxes  every sandbox, deleted ones included (registry auth left out), with
 //	                           its execd calls in order (commands, folders made, files uploaded)
 //	GET  /_emulator/snapshots  every snapshot, deleted ones included
+//	GET  /_emulator/served/{name}  the newest Ready snapshot of name and what made it (Served)
 const ControlPath = "/_emulator/"
 
 // Settings are the server options that can change while it runs.
@@ -76,6 +77,7 @@ func (s *Server) controlRoutes() {
 		}
 		writeJSON(w, http.StatusOK, views)
 	})
+	s.mux.HandleFunc("GET "+ControlPath+"served/{name}", s.serveServed)
 	s.mux.HandleFunc("GET "+ControlPath+"snapshots", func(w http.ResponseWriter, _ *http.Request) {
 		views := []map[string]any{}
 		for _, sn := range s.Snapshots() {

@@ -1,0 +1,292 @@
+package lifecycle
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// The invariants, as README.md's "What state promises" words them.
+const (
+	invCrash      = "the CLI does not crash"
+	invStateFile  = "the state file parses, and no lock outlives a run that was not killed"
+	invServed     = "a template recorded SUCCESS or SKIPPED is served by a ready build made from exactly the recorded inputs"
+	invRetry      = "a template recorded FAILED plans a retry"
+	invConverge   = "an apply that succeeds leaves nothing to plan"
+	invNoRebuild  = "a template is built only when its inputs call for it"
+	invOrphan     = "no template exists that no state records, except one kept by keep_remotely, by an interrupted create, or left out by a failed create on Terraform 1.16"
+	invSandboxes  = "no OpenSandbox builder sandbox outlives the apply that started it"
+	invStepFinish = "every CLI run finishes, and the emulator answers"
+)
+
+type violation struct{ invariant, detail string }
+
+func (v violation) String() string {
+	return v.invariant + ":\n      " + strings.ReplaceAll(v.detail, "\n", "\n      ")
+}
+
+// crashed matches what a crash prints: the CLI's own (exit 11, "TERRAFORM CRASH", "OPENTOFU
+// CRASH", a Go panic), a plugin's ("plugin crashed!"), or a panic the provider caught in a builder.
+var crashed = regexp.MustCompile(`(?m)^panic: |CRASH !!!|plugin crashed|panic in builder`)
+
+// check runs after every step: the step's runs, then a plan in each directory the step touched,
+// then what the emulator serves and holds. It also keeps s.prior for the next step.
+func (s *sequence) check(out *outcome, builtBefore map[string]madeFrom) []violation {
+	var vs []violation
+	add := func(inv, format string, args ...any) { vs = append(vs, violation{inv, fmt.Sprintf(format, args...)}) }
+	recorded := map[string]bool{}
+	for _, d := range append([]*workdir{s.dirs[0]}, out.checked...) {
+		state, err := d.readState()
+		if err != nil {
+			add(invStateFile, "%s: %v", d.name, err)
+		}
+		if d.lockLeft() {
+			add(invStateFile, "%s: %s is left behind", d.name, lockFile)
+		}
+		for _, i := range state {
+			recorded[i.template().TemplateID] = true
+		}
+		p, runs, err := d.plan()
+		out.runs = append(out.runs, runs...)
+		if err != nil || (p.code != 0 && p.code != 2) {
+			add(invRetry, "%s: plan did not work (exit %d): %v", d.name, p.code, err)
+			continue
+		}
+		if d == s.dirs[0] {
+			s.prior = p.prior
+		}
+		if slices.Contains(out.converge, d) && p.code != 0 {
+			add(invConverge, "%s: the apply succeeded, yet the plan changes %v", d.name, p.changes)
+		}
+		for _, key := range slices.Sorted(maps.Keys(p.prior)) {
+			i := p.prior[key]
+			switch i.status() {
+			case "FAILED", statusBuilding:
+				if p.changes[key] == nil {
+					add(invRetry, "%s: %s is recorded %s (stage %v) but the plan changes nothing", d.name, key, i.status(), i.Attributes["stage"])
+				}
+			case "SUCCESS", "SKIPPED":
+				for _, problem := range s.servedProblems(i) {
+					add(invServed, "%s: %s recorded %s (%v): %s", d.name, key, i.status(), i.Attributes["detail"], problem)
+				}
+			}
+		}
+	}
+	for _, r := range out.runs {
+		if r.code == 11 || crashed.MatchString(r.output) {
+			add(invCrash, "%s exited %d:\n%s", strings.Join(r.args, " "), r.code, tail(r.output, 15))
+		}
+	}
+	s.leftOut(out.runs)
+	vs = append(vs, s.orphans(recorded)...)
+	for id, builds := range s.newBuilds(builtBefore) {
+		if !out.mayBuild[id] {
+			add(invNoRebuild, "%s was built (%v) although its state recorded these inputs as built, or a build from them already served it", id, builds)
+		}
+	}
+	if sandboxes, err := s.emu.sandboxes(); err != nil {
+		add(invStepFinish, "listing sandboxes: %v", err)
+	} else {
+		for _, sb := range sandboxes {
+			if sb.running() {
+				add(invSandboxes, "sandbox %s is %s with no CLI running", sb.ID, sb.State)
+			}
+		}
+	}
+	return vs
+}
+
+// statusBuilding is what state holds while a create waits for its build: a retry is due too.
+const statusBuilding = "BUILDING"
+
+// orphans lists the templates that exist remotely while no state records them and no documented
+// exception lets them.
+func (s *sequence) orphans(recorded map[string]bool) []violation {
+	remote, err := s.emu.remoteTemplates()
+	if err != nil {
+		return []violation{{invStepFinish, "listing templates: " + err.Error()}}
+	}
+	var vs []violation
+	for _, backend := range slices.Sorted(maps.Keys(remote)) {
+		for _, id := range slices.Compact(slices.Sorted(slices.Values(remote[backend]))) {
+			switch {
+			case recorded[id]:
+				delete(s.allowed, id) // recorded again: a later orphan is a new one
+			case s.allowed[id] == "":
+				vs = append(vs, violation{invOrphan, fmt.Sprintf("%s template %s exists, and no state records it", backend, id)})
+			}
+		}
+	}
+	return vs
+}
+
+// servedProblems compares a SUCCESS or SKIPPED record with what its template serves.
+func (s *sequence) servedProblems(i instance) []string {
+	rec := i.template()
+	var problems []string
+	var buildID string
+	switch rec.Backend {
+	case backendE2B:
+		served, err := s.emu.servedE2B(rec.TemplateID)
+		if err != nil || served == nil {
+			return []string{fmt.Sprintf("nothing serves %s:default (%v)", rec.TemplateID, err)}
+		}
+		buildID, problems = served.BuildID, e2bDifferences(rec, served)
+	case backendOpenSandbox:
+		served, err := s.emu.servedOSB(rec.TemplateID)
+		if err != nil || served == nil {
+			return []string{fmt.Sprintf("no Ready snapshot named %s (%v)", rec.TemplateID, err)}
+		}
+		buildID, problems = served.ID, osbDifferences(rec, served)
+		if got := fmt.Sprint(i.Attributes["sandbox_entrypoint"]); got != fmt.Sprint(sandboxEntrypoint(rec.StartCmd)) {
+			problems = append(problems, fmt.Sprintf("sandbox_entrypoint is %s, want %q", got, sandboxEntrypoint(rec.StartCmd)))
+		}
+	default:
+		return nil
+	}
+	if want, m := rec.inputs().key(), s.madeFrom[buildID]; m.inputs != want {
+		problems = append(problems, fmt.Sprintf("the served build %s was started while applying %s\n   not the recorded %s", buildID, orNone(m.inputs), want))
+	}
+	return problems
+}
+
+func orNone(inputs string) string {
+	if inputs == "" {
+		return "(no configuration of this template)"
+	}
+	return inputs
+}
+
+// e2bDifferences compares the recorded inputs with the body the served build was started with.
+func e2bDifferences(rec template, served *e2bServed) []string {
+	if served.Start == nil {
+		return []string{"the served build " + served.BuildID + " was never started by a client"}
+	}
+	start := served.Start
+	var runs []string
+	for _, st := range start.Steps {
+		if st.Type == "RUN" && len(st.Args) > 0 {
+			runs = append(runs, st.Args[0])
+		}
+	}
+	wantStart, wantReady := e2bDefaultStartCmd, ""
+	if rec.StartCmd != nil {
+		wantStart = *rec.StartCmd
+	}
+	if rec.ReadyCmd != nil {
+		wantReady = *rec.ReadyCmd
+	}
+	var d differences
+	d.compare("image", deref(start.FromImage), rec.Image)
+	d.compare("packages", pipPackages(runs), orEmpty(rec.Packages))
+	d.compare("start command", deref(start.StartCmd), wantStart)
+	if rec.StartCmd == nil && rec.ReadyCmd == nil {
+		if !strings.Contains(deref(start.ReadyCmd), e2bDefaultReadyPort) {
+			d = append(d, fmt.Sprintf("ready command %q is not the code interpreter's health check on %s", deref(start.ReadyCmd), e2bDefaultReadyPort))
+		}
+	} else {
+		d.compare("ready command", deref(start.ReadyCmd), wantReady)
+	}
+	d.compare("cpu_count", served.CPUCount, rec.inputs().CPUCount)
+	d.compare("memory_mb", served.MemoryMB, rec.inputs().MemoryMB)
+	return d
+}
+
+// osbDifferences compares the recorded inputs with what made the served snapshot.
+func osbDifferences(rec template, served *osbServed) []string {
+	var commands []string
+	for _, c := range served.Commands {
+		commands = append(commands, c.Command)
+	}
+	var d differences
+	d.compare("image", served.Image, rec.Image)
+	d.compare("packages", pipPackages(commands), orEmpty(rec.Packages))
+	if served.Sandbox == nil {
+		return append(d, "the served snapshot "+served.ID+" was taken from no sandbox a client created")
+	}
+	d.compare("builder sandbox entrypoint", served.Sandbox.Entrypoint, sandboxEntrypoint(rec.StartCmd))
+	return d
+}
+
+type differences []string
+
+func (d *differences) compare(what string, got, want any) {
+	if fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", want) {
+		*d = append(*d, fmt.Sprintf("%s: served %#v, recorded %#v", what, got, want))
+	}
+}
+
+// pipPackages are the requirements the pip install commands among commands install, in order.
+func pipPackages(commands []string) []string {
+	out := []string{}
+	for _, c := range commands {
+		_, args, ok := strings.Cut(c, "pip install")
+		if !ok {
+			continue
+		}
+		for _, word := range shellWords(args) {
+			if !strings.HasPrefix(word, "-") {
+				out = append(out, word)
+			}
+		}
+	}
+	return out
+}
+
+// shellWords splits a command line as a POSIX shell does for plain words and quotes.
+func shellWords(line string) []string {
+	var words []string
+	var word strings.Builder
+	inWord, quote, escaped := false, rune(0), false
+	for _, r := range line {
+		switch {
+		case escaped:
+			word.WriteRune(r)
+			escaped = false
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote != 0:
+			word.WriteRune(r)
+		case r == '\'' || r == '"':
+			quote, inWord = r, true
+		case r == '\\':
+			escaped, inWord = true, true
+		case r == ' ' || r == '\t':
+			if inWord {
+				words, inWord = append(words, word.String()), false
+				word.Reset()
+			}
+		default:
+			word.WriteRune(r)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, word.String())
+	}
+	return words
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func tail(s string, lines int) string {
+	all := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(all) > lines {
+		all = all[len(all)-lines:]
+	}
+	return "    | " + strings.Join(all, "\n    | ")
+}

@@ -1,0 +1,309 @@
+package lifecycle
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+)
+
+// Step verbs. A step is one line, `verb [arg] [edits]`, so a printed sequence replays as it reads.
+const (
+	verbApply         = "apply"          // edits, then `apply`
+	verbInterrupt     = "sigint"         // edits, `apply`, Ctrl-C arg after a build starts
+	verbKill          = "sigkill"        // edits, `apply`, kill -9 arg after a build starts, then recover
+	verbFailNext      = "fail-next"      // the next build of template arg fails
+	verbHang          = "hang"           // builds of template arg (E2B) stay building ...
+	verbRelease       = "release"        // ... until released
+	verbBuildDuration = "build-duration" // how long E2B builds take from now on
+	verbThrottle      = "throttle"       // OpenSandbox rate-limits the next snapshot request for arg seconds: a slow build
+	verbDeleteRemote  = "delete-remote"  // template arg deleted with the API, behind Terraform's back
+	verbSecondDir     = "second-dir"     // template arg applied from a second directory while this one applies edits
+	verbImport        = "import"         // template arg forgotten (`state rm`), imported, applied
+	verbDestroy       = "destroy"
+)
+
+type step struct {
+	Verb  string
+	Arg   string
+	Edits map[string]json.RawMessage
+}
+
+func (s step) String() string {
+	parts := []string{s.Verb}
+	if s.Arg != "" {
+		parts = append(parts, s.Arg)
+	}
+	if len(s.Edits) > 0 {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(s.Edits)
+		parts = append(parts, strings.TrimSpace(b.String()))
+	}
+	return strings.Join(parts, " ")
+}
+
+// parseStep reads a line String wrote.
+func parseStep(line string) (step, error) {
+	head, edits, hasEdits := strings.Cut(strings.TrimSpace(line), "{")
+	fields := strings.Fields(head)
+	if len(fields) == 0 || len(fields) > 2 {
+		return step{}, fmt.Errorf("step %q: want `verb [arg] [edits]`", line)
+	}
+	s := step{Verb: fields[0]}
+	if len(fields) == 2 {
+		s.Arg = fields[1]
+	}
+	if hasEdits {
+		if err := json.Unmarshal([]byte("{"+edits), &s.Edits); err != nil {
+			return step{}, fmt.Errorf("step %q: %w", line, err)
+		}
+	}
+	return s, nil
+}
+
+// The values the generator draws from. Images are code-interpreter images the emulators'
+// catalogues know, plus, last, one plain image on which the default start command fails (the
+// mistake a new user makes first).
+var (
+	e2bImages      = []string{"e2bdev/code-interpreter:latest", "e2bdev/code-interpreter:v1.5.2", "e2bdev/code-interpreter:latest", "python:3.12-slim"}
+	osbImages      = []string{"opensandbox/code-interpreter:v1.1.0", "opensandbox/code-interpreter:v1.2.0", "opensandbox/code-interpreter:v1.1.0", "python:3.12"}
+	packageSets    = [][]string{nil, {"numpy"}, {"pandas==2.2.3"}, {"numpy", "requests>=2"}}
+	startCmds      = []*string{nil, nil, ptr(""), ptr("python3 -m http.server 8080")}
+	readyCmds      = []*string{nil, nil, ptr("sleep 1")}
+	cpuCounts      = []*int{nil, ptr(1), ptr(2), ptr(4)}
+	memorySizes    = []*int{nil, ptr(512), ptr(2048)}
+	triggerSets    = []map[string]string{nil, {"requirements": "h1"}, {"requirements": "h2"}}
+	buildTimeouts  = []string{"1s", "2s", "5s", "5s", "20s"}
+	buildDurations = []string{"0s", "300ms", "800ms", "1500ms", "3s"}
+	signalDelays   = []string{"0s", "0s", "200ms", "700ms"}
+)
+
+func ptr[T any](v T) *T { return &v }
+
+// generator draws a sequence from a seed. It tracks the configuration the steps build up (never
+// what the steps lead to), so the same seed always makes the same steps.
+type generator struct {
+	rng  *rand.Rand
+	cfg  config
+	keys int
+}
+
+func generate(seed uint64, length int) []step {
+	g := &generator{rng: rand.New(rand.NewPCG(seed, 0x11fec7c1e)), cfg: config{}}
+	first := step{Verb: verbApply, Edits: map[string]json.RawMessage{}}
+	for _, backend := range []string{backendE2B, backendE2B, backendOpenSandbox} {
+		g.addTemplate(first.Edits, backend, false)
+	}
+	steps := []step{g.commit(first)}
+	for len(steps) < length {
+		steps = append(steps, g.commit(g.next()))
+	}
+	return steps
+}
+
+// commit records the configuration a step leaves.
+func (g *generator) commit(s step) step {
+	if err := g.cfg.apply(s.Edits); err != nil {
+		panic(err)
+	}
+	return s
+}
+
+func pick[T any](g *generator, values []T) T { return values[g.rng.IntN(len(values))] }
+
+func (g *generator) key(backends ...string) string {
+	var keys []string
+	for _, k := range g.cfg.keys() {
+		if len(backends) == 0 || slices.Contains(backends, g.cfg[k].Backend) {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return ""
+	}
+	return pick(g, keys)
+}
+
+// next draws one step, weighted towards changing E2B templates and making their builds misbehave.
+func (g *generator) next() step {
+	weighted := []struct {
+		weight int
+		make   func() (step, bool)
+	}{
+		{26, g.changeInput},
+		{8, g.changeSetting},
+		{7, func() (step, bool) { return g.onTemplate(verbFailNext) }},
+		{4, func() (step, bool) { return g.onTemplate(verbHang, backendE2B) }},
+		{4, func() (step, bool) { return g.onTemplate(verbRelease, backendE2B) }},
+		{6, func() (step, bool) { return step{Verb: verbBuildDuration, Arg: pick(g, buildDurations)}, true }},
+		{3, func() (step, bool) { return step{Verb: verbThrottle, Arg: pick(g, []string{"1", "2", "3"})}, true }},
+		{6, func() (step, bool) { return g.signal(verbInterrupt) }},
+		{6, func() (step, bool) { return g.signal(verbKill) }},
+		{5, func() (step, bool) { return g.onTemplate(verbDeleteRemote) }},
+		{6, g.secondDir},
+		{5, func() (step, bool) { return g.onTemplate(verbImport) }},
+		{4, g.add},
+		{3, g.remove},
+		{3, func() (step, bool) { return step{Verb: verbDestroy}, true }},
+		{3, func() (step, bool) { return step{Verb: verbApply}, true }},
+	}
+	total := 0
+	for _, w := range weighted {
+		total += w.weight
+	}
+	for {
+		n := g.rng.IntN(total)
+		for _, w := range weighted {
+			if n -= w.weight; n < 0 {
+				if s, ok := w.make(); ok {
+					return s
+				}
+				break
+			}
+		}
+	}
+}
+
+func (g *generator) onTemplate(verb string, backends ...string) (step, bool) {
+	k := g.key(backends...)
+	return step{Verb: verb, Arg: k}, k != ""
+}
+
+// inputEdit changes one build input of key k to another value.
+func (g *generator) inputEdit(k string) (string, any) {
+	t := g.cfg[k]
+	fields := []string{"image", "packages", "start_cmd", "rebuild_triggers", "rebuild_triggers"}
+	if t.Backend == backendE2B {
+		fields = append(fields, "ready_cmd", "cpu_count", "memory_mb")
+	}
+	field := pick(g, fields)
+	for {
+		var v any
+		switch field {
+		case "image":
+			v = pick(g, map[string][]string{backendE2B: e2bImages, backendOpenSandbox: osbImages}[t.Backend])
+		case "packages":
+			v = pick(g, packageSets)
+		case "start_cmd":
+			v = pick(g, startCmds)
+		case "ready_cmd":
+			v = pick(g, readyCmds)
+		case "cpu_count":
+			v = pick(g, cpuCounts)
+		case "memory_mb":
+			v = pick(g, memorySizes)
+		default:
+			v = pick(g, triggerSets)
+		}
+		if was, _ := json.Marshal(fieldOf(t, field)); string(was) != string(mustJSON(v)) {
+			return k + "." + field, v
+		}
+	}
+}
+
+func fieldOf(t template, field string) any {
+	var fields map[string]any
+	_ = json.Unmarshal(mustJSON(t), &fields)
+	return fields[field]
+}
+
+func mustJSON(v any) json.RawMessage {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(err)
+	}
+	return bytes.TrimSpace(b.Bytes())
+}
+
+func (g *generator) changeInput() (step, bool) {
+	s := step{Verb: verbApply, Edits: map[string]json.RawMessage{}}
+	for range 1 + g.rng.IntN(2) {
+		name, v := g.inputEdit(g.key())
+		s.Edits[name] = mustJSON(v)
+	}
+	return s, true
+}
+
+// changeSetting changes what must not rebuild: keep_remotely, force_rebuild or timeouts.
+func (g *generator) changeSetting() (step, bool) {
+	k := g.key()
+	t := g.cfg[k]
+	s := step{Verb: verbApply, Edits: map[string]json.RawMessage{}}
+	switch g.rng.IntN(3) {
+	case 0:
+		s.Edits[k+".keep_remotely"] = mustJSON(!t.KeepRemotely)
+	case 1:
+		s.Edits[k+".force_rebuild"] = mustJSON(!t.ForceRebuild)
+	default:
+		s.Edits[k+".timeouts"] = mustJSON(g.timeouts())
+	}
+	return s, true
+}
+
+func (g *generator) timeouts() timeouts {
+	return timeouts{Create: pick(g, buildTimeouts), Update: pick(g, buildTimeouts), Delete: "20s"}
+}
+
+// signal interrupts an apply that changes an input or creates templates, a while after its first
+// build starts.
+func (g *generator) signal(verb string) (step, bool) {
+	s, ok := g.add()
+	if !ok || g.rng.IntN(2) == 0 {
+		s, _ = g.changeInput()
+	}
+	s.Verb, s.Arg = verb, pick(g, signalDelays)
+	return s, true
+}
+
+func (g *generator) secondDir() (step, bool) {
+	k := g.key()
+	s := step{Verb: verbSecondDir, Arg: k}
+	if g.rng.IntN(2) == 0 { // this directory changes that template at the same time
+		name, v := g.inputEdit(k)
+		s.Edits = map[string]json.RawMessage{name: mustJSON(v)}
+	}
+	return s, true
+}
+
+// add creates one to three templates at once, some from an image their default start command
+// cannot run on.
+func (g *generator) add() (step, bool) {
+	if len(g.cfg) >= 6 {
+		return step{}, false
+	}
+	s := step{Verb: verbApply, Edits: map[string]json.RawMessage{}}
+	for range 1 + g.rng.IntN(3) {
+		g.addTemplate(s.Edits, pick(g, []string{backendE2B, backendE2B, backendOpenSandbox}), len(g.cfg) > 0)
+	}
+	return s, true
+}
+
+func (g *generator) remove() (step, bool) {
+	if len(g.cfg) < 2 {
+		return step{}, false
+	}
+	return step{Verb: verbApply, Edits: map[string]json.RawMessage{"-" + g.key(): json.RawMessage("null")}}, true
+}
+
+// addTemplate adds a new key with a fresh template id and drawn inputs; any image when
+// anyImage, else only code-interpreter images.
+func (g *generator) addTemplate(edits map[string]json.RawMessage, backend string, anyImage bool) {
+	k := string(rune('a' + g.keys))
+	g.keys++
+	images := map[string][]string{backendE2B: e2bImages, backendOpenSandbox: osbImages}[backend]
+	if !anyImage {
+		images = images[:len(images)-1]
+	}
+	t := template{Backend: backend, TemplateID: "lc-" + k, Image: pick(g, images), Packages: pick(g, packageSets),
+		RebuildTriggers: pick(g, triggerSets), Timeouts: ptr(g.timeouts())}
+	if backend == backendE2B {
+		t.CPUCount, t.MemoryMB = pick(g, cpuCounts), pick(g, memorySizes)
+	}
+	edits["+"+k] = mustJSON(t)
+}
