@@ -7,12 +7,16 @@ import (
 )
 
 // Ensure makes sure the template described by spec is usable, building only when needed:
-//  1. not forced and already usable, built from the same inputs (or the backend cannot tell): SKIPPED;
-//  2. otherwise Build (a usable template known to come from other inputs is rebuilt, with a warning);
+//  1. not forced and already usable, built from the same inputs: SKIPPED. A backend that builds
+//     nothing (it only refers to what exists) adopts whatever is usable;
+//  2. otherwise Build. A usable template not known to come from these inputs (other inputs, or no
+//     record the backend can compare) is rebuilt, with a warning: adopting it would record inputs
+//     sandboxes do not start from. Importing adopts such a template on purpose;
 //  3. a failed, non-forced build whose template now resolves because a concurrent builder won (or
-//     our build finished although waiting for it failed): SKIPPED. Only on proof: the backend confirms the usable build was made from these inputs, or,
-//     where it cannot tell, the template became usable during this attempt. An older build that was
-//     usable all along is no winner: it still serves what it served before.
+//     our build finished although waiting for it failed): SKIPPED. Only on proof: the backend
+//     confirms the usable build was made from these inputs, or, where it cannot tell, the template
+//     became usable during this attempt. An older build that was usable all along is no winner: it
+//     still serves what it served before.
 //
 // Every error and every panic comes back as a FAILED result with a stage; Ensure never panics.
 func Ensure(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) TemplateBuildResult {
@@ -30,13 +34,15 @@ func Ensure(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) Tem
 		}
 		skipped.BuildID = served
 		switch usableBefore = usable; {
-		case usable && verdict == InputsUnknown:
-			skipped.Detail = "template is already usable; nothing was built. It carries no record of the inputs it was built " +
-				"from, so they could not be compared: set force_rebuild to build it from this configuration"
+		case usable && !b.Backend().Builds():
+			skipped.Detail = "template is already usable; nothing was built"
 			return skipped
 		case usable && verdict == InputsMatch:
 			skipped.Detail = "template is already usable, built from these inputs; nothing was built"
 			return skipped
+		case usable && verdict == InputsUnknown:
+			warning = "template " + spec.TemplateID + " already existed, with no record of the inputs it was built from to " +
+				"compare with this configuration's: rebuilt it from this configuration (import it to adopt it as it is)"
 		case usable:
 			warning = "template " + spec.TemplateID + " already existed, built from other inputs (state was lost, or another " +
 				"configuration builds it): rebuilt it from this configuration"

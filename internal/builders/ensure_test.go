@@ -67,8 +67,9 @@ func TestEnsureBranches(t *testing.T) {
 		wantBuilds int
 		wantDetail string
 	}{
-		{name: "usable: fast path skips", preUsable: true, spec: pySpec, build: buildsOK,
-			wantStatus: StatusSkipped, wantBuilds: 0, wantDetail: "already usable"},
+		// Nothing proves it was built from these inputs (the fake records none): built, not adopted.
+		{name: "usable, inputs unknown: builds", preUsable: true, spec: pySpec, build: buildsOK,
+			wantStatus: StatusSuccess, wantBuilds: 1},
 		{name: "not usable: builds", spec: pySpec, build: buildsOK, wantStatus: StatusSuccess, wantBuilds: 1},
 		{name: "forced: builds although usable", preUsable: true, spec: TemplateSpec{TemplateID: "py", Image: "python", ForceRebuild: true},
 			build: buildsOK, wantStatus: StatusSuccess, wantBuilds: 1},
@@ -281,3 +282,28 @@ func TestEnsureNeedsProofOfAConcurrentWinner(t *testing.T) {
 		})
 	}
 }
+
+// TestEnsureAdoptsOnlyWhatItCanVouchFor: a usable template that records no inputs to compare (another
+// tool's, or a backend that records none) is rebuilt with a warning, since adopting it would record
+// inputs sandboxes may not start from; a backend that builds nothing refers to what exists, as found.
+func TestEnsureAdoptsOnlyWhatItCanVouchFor(t *testing.T) {
+	unrecorded := &checkingFake{fakeBuilder: newFake(buildsOK), verdicts: []InputsVerdict{InputsUnknown, InputsMatch}}
+	unrecorded.usable["py"] = true
+	if got := Ensure(context.Background(), unrecorded, pySpec, Observer{}); got.Status != StatusSuccess || unrecorded.builds != 1 ||
+		len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0], "no record of the inputs") {
+		t.Errorf("Ensure of a template without recorded inputs = %s, %d builds, warnings %q; want SUCCESS from a build, saying why",
+			got.Status, unrecorded.builds, got.Warnings)
+	}
+	referrer := &referringFake{newFake(buildsOK)}
+	referrer.usable["py"] = true
+	if got := Ensure(context.Background(), referrer, TemplateSpec{TemplateID: "py"}, Observer{}); got.Status != StatusSkipped || referrer.builds != 0 {
+		t.Errorf("Ensure on a backend that builds nothing = %s after %d builds, want SKIPPED: it refers to what exists", got.Status, referrer.builds)
+	}
+}
+
+// referringFake is a backend that builds nothing, like Bedrock: it only refers to existing templates.
+type referringFake struct{ *fakeBuilder }
+
+var referringBackend = Backend{Name: "referring", Title: "Referring", TemplateID: NameRule}
+
+func (referringFake) Backend() *Backend { return &referringBackend }

@@ -68,6 +68,9 @@ func (s *sequence) check(out *outcome, builtBefore map[string]madeFrom) []violat
 					add(invRetry, "%s: %s is recorded %s (stage %v) but the plan changes nothing", d.name, key, i.status(), i.Attributes["stage"])
 				}
 			case "SUCCESS", "SKIPPED":
+				if adoptedUnverified(i) {
+					continue // README: an import adopts what the backend cannot compare, saying so
+				}
 				for _, problem := range s.servedProblems(i) {
 					add(invServed, "%s: %s recorded %s (%v): %s", d.name, key, i.status(), i.Attributes["detail"], problem)
 				}
@@ -96,6 +99,13 @@ func (s *sequence) check(out *outcome, builtBefore map[string]madeFrom) []violat
 		}
 	}
 	return vs
+}
+
+// adoptedUnverified tells whether i is an imported OpenSandbox snapshot, which records no inputs:
+// the import adopts it as the configuration describes it, with a warning (the README's exception).
+func adoptedUnverified(i instance) bool {
+	detail, _ := i.Attributes["detail"].(string)
+	return i.template().Backend == backendOpenSandbox && strings.HasPrefix(detail, "imported")
 }
 
 // statusBuilding is what state holds while a create waits for its build: a retry is due too.

@@ -14,12 +14,13 @@ import (
 type lifecycle int
 
 const (
-	lifecycleBuilt       lifecycle = iota // the last build (or check) made the template usable
-	lifecycleImported                     // imported, not yet updated: the configured inputs are adopted
-	lifecycleBuilding                     // a create saw the template exist, not its build finish
-	lifecycleFailed                       // the last build failed
-	lifecycleUnsupported                  // the backend builds nothing (Bedrock): recorded UNSUPPORTED
-	lifecycleSuperseded                   // a refresh found the template serving a build this resource did not make
+	lifecycleBuilt        lifecycle = iota // the last build (or check) made the template usable
+	lifecycleImported                      // imported, not yet updated: the configured inputs are adopted
+	lifecycleBuilding                      // a create saw the template exist, not its build finish
+	lifecycleFailedCreate                  // the create's build failed: no build of this resource was ever usable
+	lifecycleFailed                        // an update's build failed: the build recorded before still serves
+	lifecycleUnsupported                   // the backend builds nothing (Bedrock): recorded UNSUPPORTED
+	lifecycleSuperseded                    // a refresh found the template serving a build this resource did not make
 )
 
 // statusBuilding is the status saved while a create waits for its build. It is a state of this
@@ -47,6 +48,8 @@ func lifecycleOf(ctx context.Context, state templateModel, private privateReader
 		return lifecycleImported, diags
 	case status == statusBuilding:
 		return lifecycleBuilding, diags
+	case status == string(builders.StatusFailed) && state.BuildID.ValueString() == "":
+		return lifecycleFailedCreate, diags // (or saved by a release that recorded no build_id)
 	case status == string(builders.StatusFailed):
 		return lifecycleFailed, diags
 	case status == string(builders.StatusUnsupported):
@@ -57,11 +60,14 @@ func lifecycleOf(ctx context.Context, state templateModel, private privateReader
 	return lifecycleBuilt, diags
 }
 
-// unconfirmed tells whether the template may exist without a build this resource saw succeed:
-// a create that stopped waiting, or a failed build, which the backend may still finish.
-func (l lifecycle) unconfirmed() bool { return l == lifecycleBuilding || l == lifecycleFailed }
+// unconfirmed tells whether the template may exist without a build this resource saw succeed: a
+// create that stopped waiting, or whose build failed, which the backend may still finish. A failed
+// update is not: the template serves the build recorded before it, which this resource made.
+func (l lifecycle) unconfirmed() bool { return l == lifecycleBuilding || l == lifecycleFailedCreate }
 
 // rebuilds tells whether the next update builds even when no build input changed: the last build
 // failed (a rebuild reverted to the inputs still served is adopted without building, where the
 // backend records inputs), or the template serves a build this resource did not make.
-func (l lifecycle) rebuilds() bool { return l == lifecycleFailed || l == lifecycleSuperseded }
+func (l lifecycle) rebuilds() bool {
+	return l == lifecycleFailedCreate || l == lifecycleFailed || l == lifecycleSuperseded
+}

@@ -16,6 +16,9 @@ import (
 func adoptsImport(ctx context.Context, b builders.Builder, plan templateModel, resp *resource.ModifyPlanResponse) bool {
 	checker, ok := b.(builders.InputsChecker)
 	if !ok {
+		resp.Diagnostics.AddAttributeWarning(path.Root("template_id"), "Imported template's inputs unknown",
+			"The "+b.Backend().Title+" backend records no inputs a template was built from, so the configuration is adopted "+
+				"as it is, without comparing them. Set force_rebuild = true, or change rebuild_triggers, to build it from this configuration.")
 		return true
 	}
 	spec, diags := plan.spec(ctx, plan)

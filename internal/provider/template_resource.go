@@ -235,17 +235,16 @@ func (r *templateResource) Delete(ctx context.Context, req resource.DeleteReques
 	resp.Diagnostics.Append(diags...)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if lc.unconfirmed() {
-		// The create gave up waiting (timeout, interrupt, lost connection) but the build went on. If it
-		// finished, keep it: this delete is most often the first half of replacing the tainted
+	if lc.unconfirmed() && madeFromRecordedInputs(ctx, builder, state, "") {
+		// The create gave up waiting (timeout, interrupt, lost connection) but the build went on and
+		// finished. Keep it: this delete is most often the first half of replacing the tainted
 		// resource, and the create that follows adopts the template instead of building it again.
-		if usable, err := builder.IsUsable(ctx, state.TemplateID.ValueString()); err == nil && usable {
-			resp.Diagnostics.AddWarning("Template kept",
-				fmt.Sprintf("Template %q finished building after its create stopped waiting, so it was not deleted: a re-create "+
-					"adopts it without building again. If you are destroying it for good, delete it on %s or import and destroy it.",
-					state.TemplateID.ValueString(), state.Backend.ValueString()))
-			return
-		}
+		// Only where the backend can tell it was made from these inputs: elsewhere the create builds.
+		resp.Diagnostics.AddWarning("Template kept",
+			fmt.Sprintf("Template %q finished building after its create stopped waiting, so it was not deleted: a re-create "+
+				"adopts it without building again. If you are destroying it for good, delete it on %s or import and destroy it.",
+				state.TemplateID.ValueString(), state.Backend.ValueString()))
+		return
 	}
 	if err := deleter.Delete(ctx, state.TemplateID.ValueString()); err != nil {
 		resp.Diagnostics.AddError("Could not delete sandbox template", err.Error())

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
@@ -27,9 +29,12 @@ func (r *templateResource) checkServed(ctx context.Context, b builders.Builder, 
 	switch {
 	case err != nil || served == "":
 		return false, err
-	case recorded == "":
+	case recorded == "", served != recorded && madeFromRecordedInputs(ctx, b, state, served):
+		// Nothing recorded yet, or another run made a build of the same inputs (a second pipeline
+		// of this configuration, a forced rebuild): state still says what sandboxes start from.
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("build_id"), served)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("build_ref"), buildRefValue(state.Backend, state.TemplateID, served))...)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateSuperseded, nil)...)
 		return true, nil
 	}
 	var superseded []byte // cleared when the recorded build is served again
@@ -48,4 +53,29 @@ func supersededBy(ctx context.Context, private privateReader) string {
 	var served string
 	_ = json.Unmarshal(raw, &served) // empty or foreign data: none
 	return served
+}
+
+// madeFromRecordedInputs tells whether the template serves a build (served, or any when "") that the
+// backend knows was made from the inputs state records: then adopting it changes nothing sandboxes
+// start from. Asked only when the served build changed, so a refresh costs more requests only then.
+func madeFromRecordedInputs(ctx context.Context, b builders.Builder, state templateModel, served string) bool {
+	checker, ok := b.(builders.InputsChecker)
+	if !ok {
+		return false
+	}
+	spec, diags := recordedSpec(ctx, state)
+	if diags.HasError() {
+		return false
+	}
+	verdict, servedNow, err := checker.BuiltFrom(ctx, spec)
+	return err == nil && verdict == builders.InputsMatch && servedNow != "" && (served == "" || servedNow == served)
+}
+
+// recordedSpec is the spec state records: what its build was made from, the image pinned to the
+// digest it was built from. Credentials are no build input, and write-only ones are not in state.
+func recordedSpec(ctx context.Context, state templateModel) (builders.TemplateSpec, diag.Diagnostics) {
+	state.RegistryAuth = types.ObjectNull(state.RegistryAuth.AttributeTypes(ctx))
+	spec, diags := state.spec(ctx, state)
+	spec.Image = buildImage(spec.Image, state.ImageDigest)
+	return spec, diags
 }

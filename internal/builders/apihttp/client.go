@@ -44,6 +44,9 @@ type Client struct {
 	Wait func(ctx context.Context, d time.Duration) error
 }
 
+// CreateFinish is how long a request that creates something may run on after an interrupt (Request.Finish).
+const CreateFinish = 10 * time.Second
+
 // Request is one API call.
 type Request struct {
 	Method string
@@ -59,11 +62,23 @@ type Request struct {
 	// Secrets the body reveals: scrubbed from any error text the server echoes back.
 	Secrets []builders.Secret
 	Retry   RetryClass
+	// Finish, when set, lets the request run on for up to this long after ctx is cancelled: for a
+	// request that creates something, so an interrupt cannot land between the server creating it
+	// and the caller learning what it created (and recording it before it stops).
+	Finish time.Duration
 }
 
 // Do sends r and reads a 2xx answer into r.Out (or r.Read). Failed tries are repeated as r's
 // retry class allows, up to c.Retry's attempts; any other non-2xx answer is an *Error.
 func (c *Client) Do(ctx context.Context, r Request) error {
+	if r.Finish > 0 {
+		if err := ctx.Err(); err != nil { // interrupted before it was sent: nothing to finish
+			return fmt.Errorf("%s: %s %s: %w", c.prefix(), r.Method, r.Path, err)
+		}
+		var stop context.CancelFunc
+		ctx, stop = outliving(ctx, r.Finish)
+		defer stop()
+	}
 	body := r.Body
 	if r.In != nil {
 		var err error
@@ -158,3 +173,10 @@ func (c *Client) newError(resp *http.Response, body []byte, r Request) *Error {
 }
 
 func (c *Client) prefix() string { return strings.ToLower(c.Name) }
+
+// outliving is a context that is cancelled grace after ctx is done, not at once.
+func outliving(ctx context.Context, grace time.Duration) (context.Context, context.CancelFunc) {
+	detached, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, func() { time.AfterFunc(grace, cancel) })
+	return detached, func() { stop(); cancel() }
+}

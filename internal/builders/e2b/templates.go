@@ -24,7 +24,9 @@ const buildsPageLimit = 20
 func (c *client) createTemplate(ctx context.Context, req templateBuildRequestV3) (templateRequestResponseV3, error) {
 	var out templateRequestResponseV3
 	// A 429 (the team's build limit) is waited out by registerWhenSlotFree, not retried here.
-	err := c.Do(ctx, apihttp.Request{Method: http.MethodPost, Path: "/v3/templates", In: req, Out: &out, Retry: apihttp.RetryExcept429})
+	// It runs on briefly after an interrupt: a template state does not know of would be an orphan.
+	err := c.Do(ctx, apihttp.Request{Method: http.MethodPost, Path: "/v3/templates", In: req, Out: &out, Retry: apihttp.RetryExcept429,
+		Finish: apihttp.CreateFinish})
 	return out, err
 }
 

@@ -17,7 +17,8 @@ const maxSnapshotPages = 1000
 
 func (c *client) createSandbox(ctx context.Context, req createSandboxRequest) (sandbox, error) {
 	var out sandbox
-	return out, c.Do(ctx, apihttp.Request{Method: http.MethodPost, Path: "/sandboxes", In: req, Out: &out, Secrets: req.secrets()})
+	return out, c.Do(ctx, apihttp.Request{Method: http.MethodPost, Path: "/sandboxes", In: req, Out: &out, Secrets: req.secrets(),
+		Finish: apihttp.CreateFinish}) // the builder sandbox is deleted on every path only once its id is known
 }
 
 func (c *client) getSandbox(ctx context.Context, id string) (sandbox, error) {
@@ -63,7 +64,8 @@ func (c *client) endpoint(ctx context.Context, sandboxID string, port int) (endp
 func (c *client) createSnapshot(ctx context.Context, sandboxID, name string) (snapshot, error) {
 	var out snapshot
 	body := map[string]string{"name": name}
-	return out, c.Do(ctx, apihttp.Request{Method: http.MethodPost, Path: "/sandboxes/" + url.PathEscape(sandboxID) + "/snapshots", In: body, Out: &out})
+	return out, c.Do(ctx, apihttp.Request{Method: http.MethodPost, Path: "/sandboxes/" + url.PathEscape(sandboxID) + "/snapshots", In: body, Out: &out,
+		Finish: apihttp.CreateFinish}) // a snapshot state does not know of would be a template no state records
 }
 
 func (c *client) getSnapshot(ctx context.Context, id string) (snapshot, error) {
