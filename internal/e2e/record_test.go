@@ -172,3 +172,29 @@ func (c *cli) noLockLeft() {
 		c.t.Error("the state lock file was left behind")
 	}
 }
+
+// TestPipelinesOfTheSameInputsDoNotRebuildEachOther: a second pipeline of the same configuration
+// forces a rebuild; the first one's refresh finds another build served, made from its recorded
+// inputs, records it and plans nothing.
+func TestPipelinesOfTheSameInputsDoNotRebuildEachOther(t *testing.T) {
+	_, provider := newE2B(t)
+	config := func(force bool) string {
+		return provider + fmt.Sprintf(`
+resource "sandbox_template" "py" {
+  backend       = "e2b"
+  template_id   = "shared"
+  image         = "%s"
+  packages      = ["numpy"]
+  force_rebuild = %v
+}
+`, ciImage, force)
+	}
+	first, second := newCLI(t), newCLI(t)
+	first.write("main.tf", config(false))
+	first.mustApply()
+	second.write("main.tf", config(true))
+	second.mustApply()
+	if out, err := first.run("plan", "-detailed-exitcode", "-input=false", "-no-color"); err != nil {
+		t.Errorf("the first pipeline's plan: %v, want it empty (the served build is made from its inputs):\n%s", err, out)
+	}
+}

@@ -250,16 +250,37 @@ func TestAccTemplateE2BKeepRemotely(t *testing.T) {
 	})
 }
 
+// TestAccTemplateE2BSkipsUsableTemplate: a template kept by keep_remotely is created again from the
+// same inputs: it is adopted (SKIPPED), not built. One another tool built, which records no inputs,
+// is rebuilt instead: adopting it would record inputs it may not have been built from.
 func TestAccTemplateE2BSkipsUsableTemplate(t *testing.T) {
-	emu := newE2B(t)
+	emu := newParallelE2B(t)
+	kept := e2bTemplate(emu, "  image         = \"e2bdev/code-interpreter:latest\"\n  keep_remotely = true\n")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: kept, Check: buildsAre(emu, 1)},
+			{Config: e2bProvider(emu)}, // destroyed, kept remotely
+			{
+				Config: kept,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("status"), knownvalue.StringExact("SKIPPED"))},
+				Check: buildsAre(emu, 1),
+			},
+		},
+	})
+}
+
+func TestAccTemplateE2BRebuildsATemplateAnotherToolBuilt(t *testing.T) {
+	emu := newParallelE2B(t)
 	emu.SeedReadyTemplate("py")
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: e2bTemplate(emu, `  image = "e2bdev/code-interpreter:latest"`),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("status"), knownvalue.StringExact("SKIPPED"))},
-			Check: buildsAre(emu, 0),
+				statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("status"), knownvalue.StringExact("SUCCESS"))},
+			Check: buildsAre(emu, 1),
 		}},
 	})
 }

@@ -228,3 +228,27 @@ func TestAccTemplateOpenSandboxNewerSnapshotIsNoticed(t *testing.T) {
 		},
 	})
 }
+
+// TestAccTemplateE2BDestroyAfterAFailedUpdateDeletes: a failed update leaves the template serving the
+// build recorded before it. Destroy deletes it; it was once kept, as an interrupted create's finished
+// build is, leaving a template no state records.
+func TestAccTemplateE2BDestroyAfterAFailedUpdateDeletes(t *testing.T) {
+	emu := newParallelE2B(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			if info, ok := emu.Template("py"); ok && slices.Contains(info.ReadyTags, "default") {
+				return fmt.Errorf("template py still serves a build after destroy: %+v", info)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{Config: ciTemplateWithPackage(emu, "pkg-a", "30m")},
+			{
+				PreConfig:   func() { emu.FailBuild("py", "pip install exited with code 1") },
+				Config:      ciTemplateWithPackage(emu, "pkg-b", "30m"),
+				ExpectError: expectError(`(?s)Template build failed at stage TEMPLATE_BUILD`),
+			},
+		},
+	})
+}

@@ -1,6 +1,7 @@
 package opensandbox
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -107,5 +108,14 @@ func processGone(pid int) bool {
 	if err != nil {
 		return true
 	}
-	return errors.Is(p.Signal(syscall.Signal(0)), os.ErrProcessDone)
+	return errors.Is(p.Signal(syscall.Signal(0)), os.ErrProcessDone) || zombie(pid)
+}
+
+// zombie tells whether pid has exited but is not reaped yet (a provider killed with its CLI, whose
+// new parent has not waited for it): signal 0 still finds it, yet it runs nothing. Linux shows it in
+// /proc/<pid>/stat, whose state letter follows the command name in parentheses; elsewhere: false.
+func zombie(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	end := bytes.LastIndexByte(stat, ')')
+	return err == nil && end >= 0 && end+2 < len(stat) && (stat[end+2] == 'Z' || stat[end+2] == 'X')
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/opensandboxemu"
@@ -73,5 +74,26 @@ func TestBuilderMetadataIsLabels(t *testing.T) {
 	}
 	if processGone(os.Getpid()) || !processGone(deadPID(t)) {
 		t.Error("processGone must tell this process from one that exited")
+	}
+}
+
+// TestAnUnreapedProcessIsGone: a provider killed with its CLI stays a zombie until its new parent
+// waits for it; signal 0 still finds it, yet its builder sandbox is a dead run's.
+func TestAnUnreapedProcessIsGone(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc here: zombies cannot be told apart")
+	}
+	cmd := exec.Command("true")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Wait() }() // reaped only after the check
+	for deadline := time.Now().Add(10 * time.Second); !zombie(cmd.Process.Pid); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the child never became a zombie")
+		}
+	}
+	if !processGone(cmd.Process.Pid) {
+		t.Error("an exited, unreaped process counts as alive: a killed run's builder sandbox would never be swept")
 	}
 }
