@@ -14,6 +14,7 @@ import (
 //
 //	go test -run '^$' -bench TemplatePlanRPCs ./internal/provider/
 func BenchmarkTemplatePlanRPCs(b *testing.B) {
+	b.Setenv("E2B_API_KEY", "bench-api-key") // the builder is made at plan time, and needs a key (read at Configure)
 	server := newBenchServer(b)
 	schemas, err := server.GetProviderSchema(b.Context(), &tfprotov6.GetProviderSchemaRequest{})
 	if err != nil {
@@ -25,7 +26,6 @@ func BenchmarkTemplatePlanRPCs(b *testing.B) {
 		b.Fatal(err)
 	}
 	failOnErrors(b, "ConfigureProvider", configured.Diagnostics)
-	b.Setenv("E2B_API_KEY", "bench-api-key") // the builder is made at plan time, and needs a key
 	resourceSchema := schemas.ResourceSchemas["sandbox_template"]
 	config := dynamicValue(b, resourceSchema, map[string]tftypes.Value{
 		"backend":     tftypes.NewValue(tftypes.String, "e2b"),
