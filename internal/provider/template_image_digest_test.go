@@ -61,7 +61,7 @@ func TestAccTemplateImageDigestFollowsTheTag(t *testing.T) {
 	config := digestTemplate(emu, image, digestCheckWarn, registryPassword)
 	var second string
 	firstPull, secondPull := reg.Host+"/team/app@"+first, ""
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -100,7 +100,7 @@ func TestAccTemplateImageDigestPinned(t *testing.T) {
 	pinned := reg.Host + "/team/app@" + digest
 	config := digestTemplate(emu, pinned, digestCheckStrict, registryPassword)
 	var requests int64
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -135,7 +135,7 @@ func TestAccTemplateImageDigestOff(t *testing.T) {
 	image := reg.Host + "/team/app:main"
 	config := e2bTemplate(emu, fmt.Sprintf("  image = %q\n  start_cmd = \"\"\n", image))
 	var requests int64
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -167,7 +167,7 @@ func TestAccTemplateImageDigestUnreachable(t *testing.T) {
 	reg := imagedigesttest.New(t, registryUser, registryPassword)
 	reg.Push(t, "team/app:main")
 	image := reg.Host + "/team/app:main"
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -221,7 +221,7 @@ resource "sandbox_template" "py" {
 }
 `, emu.URL, testE2BAPIKey, aws.URL, reg.Host+"/team/app:main")
 	var second string
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: config, Check: buildsAre(emu, 1)},

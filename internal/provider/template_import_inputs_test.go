@@ -34,7 +34,7 @@ func TestAccTemplateImportAdoptsOnlyMatchingInputs(t *testing.T) {
 				t.Fatalf("building the template to import: %+v", got)
 			}
 			config := e2bTemplate(emu, `  image = "`+tt.image+`"`)
-			resource.Test(t, resource.TestCase{
+			resource.ParallelTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: protoV6ProviderFactories,
 				Steps: []resource.TestStep{
 					{Config: config, ResourceName: resourceName, ImportState: true, ImportStateId: "e2b/py", ImportStatePersist: true},
@@ -59,7 +59,7 @@ func TestAccTemplateCreateAfterLostStateRebuildsOtherInputs(t *testing.T) {
 	if got := builders.Ensure(t.Context(), builder, lost, builders.Observer{}); got.Status != builders.StatusSuccess {
 		t.Fatalf("the build whose state was lost: %+v", got)
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: e2bTemplate(emu, `
@@ -97,7 +97,7 @@ resource "sandbox_template" "b" {
   image       = "e2bdev/code-interpreter:latest"
 }
 `
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: config,
