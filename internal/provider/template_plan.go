@@ -53,7 +53,7 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	builder, err := r.backends.Builder(ctx, backend.ValueString())
 	if err != nil && !knownLater(err) {
-		resp.Diagnostics.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
+		resp.Diagnostics.Append(notConfigured(err))
 		return
 	}
 	if err == nil {

@@ -106,7 +106,7 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 func (r *templateResource) prepare(ctx context.Context, plan *templateModel, config templateModel, diags *diag.Diagnostics) (builders.Builder, builders.TemplateSpec) {
 	builder, err := r.backends.Builder(ctx, plan.Backend.ValueString())
 	if err != nil {
-		diags.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
+		diags.Append(notConfigured(err))
 		return nil, builders.TemplateSpec{}
 	}
 	spec, specDiags := plan.spec(ctx, config)
@@ -163,7 +163,7 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 	}
 	builder, err := r.backends.Builder(ctx, state.Backend.ValueString())
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
+		resp.Diagnostics.Append(notConfigured(err))
 		return
 	}
 	ctx, cancel := r.backends.readContext(ctx)
@@ -215,7 +215,7 @@ func (r *templateResource) Delete(ctx context.Context, req resource.DeleteReques
 	}
 	builder, err := r.backends.Builder(ctx, state.Backend.ValueString())
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
+		resp.Diagnostics.Append(notConfigured(err))
 		return
 	}
 	lc, diags := lifecycleOf(ctx, state, req.Private)
@@ -245,14 +245,14 @@ func (r *templateResource) Delete(ctx context.Context, req resource.DeleteReques
 	}
 }
 
-// ImportState takes "<template_id>" (a template of the first backend listed, E2B) or
+// ImportState takes "<template_id>" (a template of backends.ImportDefault, E2B) or
 // "<backend>/<template_id>", or an identity. The state records the template as found usable (the
 // read that follows removes it when it is not), and the import flag lets the first update adopt
 // the configured inputs.
 func (r *templateResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	id, diags := importID(ctx, req)
 	resp.Diagnostics.Append(diags...)
-	backend, templateID := string(backends.All[0].Name), id
+	backend, templateID := string(backends.ImportDefault.Name), id
 	if before, after, found := strings.Cut(id, "/"); found {
 		backend, templateID = before, after
 	}

@@ -2,6 +2,7 @@ package opensandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
@@ -65,6 +66,9 @@ func open(_ context.Context, env builders.Env) (builders.Builder, error) {
 		MaxSandboxTimeoutSeconds: env.Settings.Int(settingMaxSandboxTimeout.Path)}
 	if cfg.Domain == "" {
 		return nil, builders.MissingSetting(Name, settingDomain, env.Settings)
+	}
+	if env.RegistryLogin == nil { // the descriptor's RegistryLogin asks the provider for one
+		return nil, errors.New("opensandbox: no registry login exchanger: the descriptor must set RegistryLogin")
 	}
 	cfg.RegistryLogin = env.RegistryLogin
 	cfg.UserAgent = env.UserAgent
