@@ -44,8 +44,8 @@ func (r *templateResource) Configure(_ context.Context, req resource.ConfigureRe
 
 func (r *templateResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan, config templateModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	resp.Diagnostics.Append(readModel(ctx, req.Plan.Raw, &plan)...)
+	resp.Diagnostics.Append(readModel(ctx, req.Config.Raw, &config)...)
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, plan.Backend, plan.TemplateID)...)
 	timeout, diags := plan.Timeouts.Create(ctx, mustDuration(defaultCreateTimeout))
 	resp.Diagnostics.Append(diags...)
@@ -61,9 +61,9 @@ func (r *templateResource) Create(ctx context.Context, req resource.CreateReques
 
 func (r *templateResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, config, state templateModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(readModel(ctx, req.Plan.Raw, &plan)...)
+	resp.Diagnostics.Append(readModel(ctx, req.Config.Raw, &config)...)
+	resp.Diagnostics.Append(readModel(ctx, req.State.Raw, &state)...)
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, plan.Backend, plan.TemplateID)...)
 	lc, diags := lifecycleOf(ctx, state, req.Private)
 	resp.Diagnostics.Append(diags...)
@@ -74,7 +74,7 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 		// Only settings such as keep_remotely or timeouts changed, or an import is being adopted:
 		// no API call, the build outcome stays as it was.
 		plan.copyResult(state)
-		resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+		resp.Diagnostics.Append(writeModel(ctx, plan, &resp.State.Raw)...)
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
 		return
 	}
@@ -98,7 +98,7 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 	} else {
 		plan.setResult(result, r.now())
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	resp.Diagnostics.Append(writeModel(ctx, plan, &resp.State.Raw)...)
 }
 
 // prepare opens the plan's backend and maps the plan onto the spec to build, pinned to the
@@ -150,7 +150,7 @@ func failureDetail(result builders.TemplateBuildResult) string {
 
 func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state templateModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(readModel(ctx, req.State.Raw, &state)...)
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, state.Backend, state.TemplateID)...)
 	lc, diags := lifecycleOf(ctx, state, req.Private)
 	resp.Diagnostics.Append(diags...)
@@ -200,12 +200,12 @@ func (r *templateResource) recheckUnsupported(ctx context.Context, state templat
 	state.setResult(builders.TemplateBuildResult{Status: builders.StatusSkipped,
 		TemplateRef: &builders.TemplateRef{Provider: builder.Backend().Name, Value: state.TemplateID.ValueString()},
 		Detail:      "usable since it was recorded UNSUPPORTED; nothing was built"}, r.now())
-	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+	resp.Diagnostics.Append(writeModel(ctx, state, &resp.State.Raw)...)
 }
 
 func (r *templateResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state templateModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(readModel(ctx, req.State.Raw, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
