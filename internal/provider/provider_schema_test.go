@@ -21,9 +21,15 @@ func TestReadSettingsFallsBackToTheEnvironment(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s := providerSchema()
-	objectType := s.Type().TerraformType(ctx).(tftypes.Object)
+	objectType, ok := s.Type().TerraformType(ctx).(tftypes.Object)
+	if !ok {
+		t.Fatalf("the schema's type is %T", s.Type().TerraformType(ctx))
+	}
 	block := func(name string, values map[string]tftypes.Value) tftypes.Value {
-		typ := objectType.AttributeTypes[name].(tftypes.Object)
+		typ, ok := objectType.AttributeTypes[name].(tftypes.Object)
+		if !ok {
+			t.Fatalf("%s is not a block", name)
+		}
 		for attribute, attributeType := range typ.AttributeTypes {
 			if _, ok := values[attribute]; !ok {
 				values[attribute] = tftypes.NewValue(attributeType, nil)

@@ -17,7 +17,7 @@ import (
 // allocations per model: BenchmarkTemplatePlanRPCs), and every template in a plan or a refresh
 // is decoded at least once.
 type modelCodec struct {
-	objectType tftypes.Object
+	objectType tftypes.Type
 	fields     []codecField
 }
 
@@ -29,49 +29,26 @@ type codecField struct {
 
 var templateCodec = sync.OnceValue(func() modelCodec {
 	ctx := context.Background()
-	schemaType := templateResourceSchema(ctx).Type()
-	attrTypes := schemaType.(attr.TypeWithAttributeTypes).AttributeTypes()
-	codec := modelCodec{objectType: schemaType.TerraformType(ctx).(tftypes.Object)}
+	s := templateResourceSchema(ctx)
+	attributes := s.GetAttributes()
+	codec := modelCodec{objectType: s.Type().TerraformType(ctx)}
 	model := reflect.TypeFor[templateModel]()
 	for i := range model.NumField() {
-		name := model.Field(i).Tag.Get("tfsdk")
-		typ, ok := attrTypes[name]
-		if !ok {
-			panic(fmt.Sprintf("templateModel.%s: no attribute %q in the schema", model.Field(i).Name, name))
+		field := model.Field(i)
+		attribute, ok := attributes[field.Tag.Get("tfsdk")]
+		if !ok || !field.Type.Implements(reflect.TypeFor[attr.Value]()) {
+			panic(fmt.Sprintf("templateModel.%s: no attribute %q of its type in the schema", field.Name, field.Tag.Get("tfsdk")))
 		}
-		codec.fields = append(codec.fields, codecField{name: name, index: i, typ: typ})
+		codec.fields = append(codec.fields, codecField{name: field.Tag.Get("tfsdk"), index: i, typ: attribute.GetType()})
 	}
-	if len(codec.fields) != len(attrTypes) {
-		panic(fmt.Sprintf("templateModel has %d fields for %d attributes", len(codec.fields), len(attrTypes)))
+	if len(codec.fields) != len(attributes) {
+		panic(fmt.Sprintf("templateModel has %d fields for %d attributes", len(codec.fields), len(attributes)))
 	}
 	return codec
 })
 
 // readModel reads a configuration, plan or state (never null) into m, as Get would.
 func readModel(ctx context.Context, raw tftypes.Value, m *templateModel) diag.Diagnostics {
-	return templateCodec().decode(ctx, raw, m)
-}
-
-// writeModel stores m as a plan or state (into its Raw), as Set would.
-func writeModel(ctx context.Context, m templateModel, raw *tftypes.Value) diag.Diagnostics {
-	v, diags := templateCodec().encode(ctx, m)
-	if !diags.HasError() {
-		*raw = v
-	}
-	return diags
-}
-
-// attribute is m's value of the attribute called name (nil when there is none).
-func (m templateModel) attribute(name string) attr.Value {
-	for _, f := range templateCodec().fields {
-		if f.name == name {
-			return reflect.ValueOf(m).Field(f.index).Interface().(attr.Value)
-		}
-	}
-	return nil
-}
-
-func (c modelCodec) decode(ctx context.Context, raw tftypes.Value, m *templateModel) diag.Diagnostics {
 	var diags diag.Diagnostics
 	var values map[string]tftypes.Value
 	if err := raw.As(&values); err != nil || values == nil {
@@ -79,7 +56,7 @@ func (c modelCodec) decode(ctx context.Context, raw tftypes.Value, m *templateMo
 		return diags
 	}
 	target := reflect.ValueOf(m).Elem()
-	for _, f := range c.fields {
+	for _, f := range templateCodec().fields {
 		v, err := f.typ.ValueFromTerraform(ctx, values[f.name])
 		if err != nil {
 			diags.AddError("Unexpected sandbox_template value", fmt.Sprintf("%s: %v; please report this bug", f.name, err))
@@ -90,22 +67,40 @@ func (c modelCodec) decode(ctx context.Context, raw tftypes.Value, m *templateMo
 	return diags
 }
 
-// encode is m as the object Terraform takes.
-func (c modelCodec) encode(ctx context.Context, m templateModel) (tftypes.Value, diag.Diagnostics) {
+// writeModel stores m as a plan or state (into its Raw), as Set would.
+func writeModel(ctx context.Context, m templateModel, raw *tftypes.Value) diag.Diagnostics {
 	var diags diag.Diagnostics
-	values := make(map[string]tftypes.Value, len(c.fields))
-	source := reflect.ValueOf(m)
-	for _, f := range c.fields {
-		v, err := source.Field(f.index).Interface().(attr.Value).ToTerraformValue(ctx)
+	codec := templateCodec()
+	source := reflect.ValueOf(&m).Elem()
+	values := make(map[string]tftypes.Value, len(codec.fields))
+	for _, f := range codec.fields {
+		value, ok := source.Field(f.index).Interface().(attr.Value)
+		if !ok {
+			diags.AddError("Unexpected sandbox_template value", f.name+" is no attr.Value; please report this bug")
+			return diags
+		}
+		v, err := value.ToTerraformValue(ctx)
 		if err != nil {
 			diags.AddError("Unexpected sandbox_template value", fmt.Sprintf("%s: %v; please report this bug", f.name, err))
-			return tftypes.Value{}, diags
+			return diags
 		}
 		values[f.name] = v
 	}
-	if err := tftypes.ValidateValue(c.objectType, values); err != nil {
+	if err := tftypes.ValidateValue(codec.objectType, values); err != nil {
 		diags.AddError("Unexpected sandbox_template value", err.Error()+"; please report this bug")
-		return tftypes.Value{}, diags
+		return diags
 	}
-	return tftypes.NewValue(c.objectType, values), diags
+	*raw = tftypes.NewValue(codec.objectType, values)
+	return diags
+}
+
+// attribute is m's value of the attribute called name (nil when there is none).
+func (m templateModel) attribute(name string) attr.Value {
+	for _, f := range templateCodec().fields {
+		if f.name == name {
+			v, _ := reflect.ValueOf(m).Field(f.index).Interface().(attr.Value)
+			return v
+		}
+	}
+	return nil
 }

@@ -2,10 +2,8 @@ package provider
 
 import (
 	"context"
-	"reflect"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
@@ -17,7 +15,10 @@ func TestModelCodecMatchesTheFramework(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s := templateResourceSchema(ctx)
-	objectType := s.Type().TerraformType(ctx).(tftypes.Object)
+	objectType, ok := s.Type().TerraformType(ctx).(tftypes.Object)
+	if !ok {
+		t.Fatalf("the schema's type is %T", s.Type().TerraformType(ctx))
+	}
 	str := func(v string) tftypes.Value { return tftypes.NewValue(tftypes.String, v) }
 	strings := func(vs ...string) tftypes.Value {
 		values := make([]tftypes.Value, len(vs))
@@ -26,8 +27,15 @@ func TestModelCodecMatchesTheFramework(t *testing.T) {
 		}
 		return tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, values)
 	}
+	nested := func(at tftypes.Type) tftypes.Object {
+		typ, ok := at.(tftypes.Object)
+		if !ok {
+			t.Fatalf("%s is not an object", at)
+		}
+		return typ
+	}
 	object := func(at string, values map[string]tftypes.Value) tftypes.Value {
-		typ := objectType.AttributeTypes[at].(tftypes.Object)
+		typ := nested(objectType.AttributeTypes[at])
 		for name, attributeType := range typ.AttributeTypes {
 			if _, ok := values[name]; !ok {
 				values[name] = tftypes.NewValue(attributeType, nil)
@@ -38,7 +46,7 @@ func TestModelCodecMatchesTheFramework(t *testing.T) {
 	full := map[string]tftypes.Value{
 		"id": str("py"), "backend": str("e2b"), "template_id": str("py"), "image": str("python:3.12"),
 		"registry_auth": object("registry_auth", map[string]tftypes.Value{
-			"basic": tftypes.NewValue(objectType.AttributeTypes["registry_auth"].(tftypes.Object).AttributeTypes["basic"], map[string]tftypes.Value{
+			"basic": tftypes.NewValue(nested(objectType.AttributeTypes["registry_auth"]).AttributeTypes["basic"], map[string]tftypes.Value{
 				"username": str("u"), "password": str("p"), "password_wo": tftypes.NewValue(tftypes.String, nil),
 				"password_wo_version": tftypes.NewValue(tftypes.Number, 2)})}),
 		"packages": strings("numpy", "pandas"), "start_cmd": str(""), "ready_cmd": str("true"),
@@ -69,10 +77,9 @@ func TestModelCodecMatchesTheFramework(t *testing.T) {
 			if diags := readModel(ctx, raw, &got); diags.HasError() {
 				t.Fatalf("readModel: %v", diags)
 			}
-			for i := range reflect.TypeFor[templateModel]().NumField() {
-				w, g := reflect.ValueOf(want).Field(i).Interface().(attr.Value), reflect.ValueOf(got).Field(i).Interface().(attr.Value)
-				if !g.Equal(w) {
-					t.Errorf("readModel: field %d = %v, Get reads %v", i, g, w)
+			for name := range objectType.AttributeTypes {
+				if w, g := want.attribute(name), got.attribute(name); g == nil || !g.Equal(w) {
+					t.Errorf("readModel: %s = %v, Get reads %v", name, g, w)
 				}
 			}
 			written := tfsdk.State{Schema: s}
