@@ -10,6 +10,7 @@ import (
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/e2b"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/e2bemu"
 )
 
 // TestAccTemplateImportAdoptsOnlyMatchingInputs: the first apply after an import adopts the
@@ -78,11 +79,10 @@ func TestAccTemplateCreateAfterLostStateRebuildsOtherInputs(t *testing.T) {
 func TestAccTemplateConcurrentCreatesOfOneTemplate(t *testing.T) {
 	emu := newE2B(t)
 	emu.HangBuild("py")
-	go func() { // release once both creates have registered and a build runs
-		for emu.CountRequests("POST", "/v3/templates") < 2 || emu.CountRequests("POST", "/v2/templates/") < 1 {
+	go func() { // release once the race is decided, however slowly the two creates run
+		for !oneBuildLeft(emu, "py") {
 			time.Sleep(5 * time.Millisecond)
 		}
-		time.Sleep(50 * time.Millisecond)
 		emu.ReleaseBuild("py")
 	}()
 	config := e2bProvider(emu) + `
@@ -123,4 +123,24 @@ resource "sandbox_template" "b" {
 			},
 		}},
 	})
+}
+
+// oneBuildLeft tells whether both creates of template have registered their builds and all but one
+// lost: one build runs, none waits to start, the others were superseded or cancelled (the losing
+// create then waits for the winner).
+func oneBuildLeft(emu *e2bemu.Server, template string) bool {
+	info, ok := emu.Template(template)
+	if !ok || emu.CountRequests("POST", "/v3/templates") < 2 {
+		return false
+	}
+	building := 0
+	for _, b := range info.Builds {
+		switch b.Status {
+		case "waiting":
+			return false
+		case "building":
+			building++
+		}
+	}
+	return building == 1
 }
