@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -125,22 +126,31 @@ resource "sandbox_template" "b" {
 	})
 }
 
-// oneBuildLeft tells whether both creates of template have registered their builds and all but one
-// lost: one build runs, none waits to start, the others were superseded or cancelled (the losing
-// create then waits for the winner).
+// oneBuildLeft tells whether the race of two creates of template is decided: one build runs, none
+// waits to start, and a create whose own build lost has looked at the template's builds since that
+// one started (waitForConcurrentBuilds), so it waits for it instead of building again.
 func oneBuildLeft(emu *e2bemu.Server, template string) bool {
 	info, ok := emu.Template(template)
-	if !ok || emu.CountRequests("POST", "/v3/templates") < 2 {
+	if !ok {
 		return false
 	}
-	building := 0
+	running := ""
 	for _, b := range info.Builds {
-		switch b.Status {
-		case "waiting":
+		switch {
+		case b.Status == "waiting", b.Status == "building" && running != "":
 			return false
-		case "building":
-			building++
+		case b.Status == "building":
+			running = b.BuildID
 		}
 	}
-	return building == 1
+	started := false
+	for _, r := range emu.Requests() {
+		switch {
+		case r.Method == "POST" && strings.HasSuffix(r.Path, "/builds/"+running):
+			started = true
+		case started && r.Method == "GET" && r.Path == "/templates/"+info.TemplateID:
+			return true
+		}
+	}
+	return false
 }
