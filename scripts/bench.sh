@@ -418,10 +418,15 @@ schema_attributes() {
 }
 
 # go_bench: the lines of BenchmarkProviderSchema, BenchmarkTemplatePlanRPCs and BenchmarkSchemaFloorPlanRPCs,
-# $runs runs each, as `go test -bench` prints them.
+# $runs runs each, as `go test -bench` prints them. The runs take turns (not -count, which runs one
+# benchmark $runs times before the next), so a change in the machine's load falls on all of them alike.
 go_bench() {
-	(cd "$root" && go test -count="$runs" -run '^$' -bench '^Benchmark(ProviderSchema|TemplatePlanRPCs|SchemaFloorPlanRPCs)$' -benchmem ./internal/provider/) \
-		>"$work/gobench.log" 2>&1 || { cat "$work/gobench.log" >&2; die "the Go benchmarks failed"; }
+	local i
+	: >"$work/gobench.log"
+	for i in $(seq 1 "$runs"); do
+		(cd "$root" && go test -count=1 -run '^$' -bench '^Benchmark(ProviderSchema|TemplatePlanRPCs|SchemaFloorPlanRPCs)$' -benchmem ./internal/provider/) \
+			>>"$work/gobench.log" 2>&1 || { cat "$work/gobench.log" >&2; die "the Go benchmarks failed"; }
+	done
 	grep -E '^Benchmark(ProviderSchema|TemplatePlanRPCs|SchemaFloorPlanRPCs)' "$work/gobench.log"
 }
 
