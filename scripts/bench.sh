@@ -4,14 +4,16 @@
 # BENCHMARKS.md (overwritten):
 #   - apply / refresh wall time of N sandbox_template vs N terraform_data, same run, as a ratio,
 #     and of N floor_thing (internal/benchfloor: the smallest framework provider, the floor any
-#     plugin provider pays, since terraform_data is built into the CLI);
+#     plugin provider pays, since terraform_data is built into the CLI) and N floor_template
+#     (sandbox_template's schema without its logic: what the framework and the CLI pay for it);
 #   - E2B API requests per template for create, refresh, no-op plan and destroy (emulator counts);
 #   - latency from a build turning ready in the emulator to the create finishing, for single
 #     templates and for several in parallel with 2 s and 60 s builds;
 #   - status polls per build-minute during 60 s builds;
 #   - the apply time of 25 templates against a team build limit of 5, vs ceil(25/5) × build time;
 #   - provider start-up: `terraform providers schema -json` and BenchmarkProviderSchema;
-#   - in process, the provider's part of planning one template: BenchmarkTemplatePlanRPCs;
+#   - in process, the provider's part of planning one template: BenchmarkTemplatePlanRPCs, and
+#     BenchmarkSchemaFloorPlanRPCs, the same for the schema without logic;
 #   - peak RSS of the provider process during the largest apply.
 # It reports; it asserts nothing. The emulator builds in zero time unless asked, so what is timed
 # is the provider and Terraform, not a backend.
@@ -106,20 +108,23 @@ stats_total() { stats "$1" | jq -r .total; }
 # ---------------------------------------------------------------------------------------------
 # configurations
 
-# write_config DIR KIND PREFIX: N (var.n) resources of KIND "sandbox", "data" or "floor", ids PREFIX-<index>.
+# write_config DIR KIND PREFIX: N (var.n) resources of KIND "sandbox", "data", "floor" or "schema"
+# (floor_template: sandbox_template's schema, the same configuration), ids PREFIX-<index>.
 write_config() {
 	local dir="$1" kind="$2" prefix="$3"
 	mkdir -p "$dir"
-	if [ "$kind" = sandbox ]; then
+	if [ "$kind" = sandbox ] || [ "$kind" = schema ]; then
+		local provider=sandbox
+		[ "$kind" = schema ] && provider=floor
 		cat >"$dir/main.tf" <<-HCL
 			terraform {
 			  required_providers {
-			    sandbox = { source = "sandboxtf/sandbox" }
+			    $provider = { source = "sandboxtf/$provider" }
 			  }
 			}
-			provider "sandbox" {}
+			provider "$provider" {}
 			variable "n" { type = number }
-			resource "sandbox_template" "t" {
+			resource "${provider}_template" "t" {
 			  count       = var.n
 			  backend     = "e2b"
 			  template_id = "$prefix-\${count.index}"
@@ -192,10 +197,11 @@ declare -A reqs                               # key "op n" -> the first rep's st
 # from rep to rep so that none always runs on a warmer machine.
 scale_rep() {
 	local n="$1" rep="$2" kind dir d order
-	case $((rep % 3)) in
-	1) order="sandbox data floor" ;;
-	2) order="data floor sandbox" ;;
-	0) order="floor sandbox data" ;;
+	case $((rep % 4)) in
+	1) order="sandbox data floor schema" ;;
+	2) order="data floor schema sandbox" ;;
+	3) order="floor schema sandbox data" ;;
+	0) order="schema sandbox data floor" ;;
 	esac
 	for kind in $order; do
 		dir="$work/scale-$kind-$n-$rep"
@@ -411,11 +417,31 @@ schema_attributes() {
 		| [.. | .attributes? // empty | objects | keys[]] | length' "$work/schema-with/schema.log"
 }
 
-# go_bench: BenchmarkProviderSchema's and BenchmarkTemplatePlanRPCs's lines, as `go test -bench` prints them.
+# go_bench: the lines of BenchmarkProviderSchema, BenchmarkTemplatePlanRPCs and BenchmarkSchemaFloorPlanRPCs,
+# $runs runs each, as `go test -bench` prints them. The runs take turns (not -count, which runs one
+# benchmark $runs times before the next), so a change in the machine's load falls on all of them alike.
 go_bench() {
-	(cd "$root" && go test -count=1 -run '^$' -bench '^Benchmark(ProviderSchema|TemplatePlanRPCs)$' -benchmem ./internal/provider/) \
-		>"$work/gobench.log" 2>&1 || { cat "$work/gobench.log" >&2; die "the Go benchmarks failed"; }
-	grep -E '^Benchmark(ProviderSchema|TemplatePlanRPCs)' "$work/gobench.log"
+	local i
+	: >"$work/gobench.log"
+	for i in $(seq 1 "$runs"); do
+		(cd "$root" && go test -count=1 -run '^$' -bench '^Benchmark(ProviderSchema|TemplatePlanRPCs|SchemaFloorPlanRPCs)$' -benchmem ./internal/provider/) \
+			>>"$work/gobench.log" 2>&1 || { cat "$work/gobench.log" >&2; die "the Go benchmarks failed"; }
+	done
+	grep -E '^Benchmark(ProviderSchema|TemplatePlanRPCs|SchemaFloorPlanRPCs)' "$work/gobench.log"
+}
+
+# gobench_median NAME UNIT: the median of Benchmark<NAME>'s UNIT (ns/op, allocs/op) over go_bench's runs.
+gobench_median() {
+	median $(awk -v name="Benchmark$1-" -v unit="$2" 'index($1, name) == 1 { for (i = 2; i <= NF; i++) if ($i == unit) print $(i - 1) }' "$work/gobench.log") |
+		awk '{ printf "%d", $1 }'
+}
+
+# floor_goal N LABEL ARRAY GOAL: the goal row "LABEL of N templates ≤ GOAL × N floor_thing".
+floor_goal() {
+	local -n times="$3"
+	local ratio
+	ratio="$(div "$(median ${times["sandbox $1"]})" "$(median ${times["floor $1"]})")"
+	echo "| $2 of $1 templates ≤ $4 × $1 floor_thing | ${ratio}× | $(le "$ratio" "$4") |"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -471,6 +497,11 @@ report() {
 			echo "| refresh of $n templates ≤ 1.3 × $n terraform_data | ${ratio_r}× | $(le "$ratio_r" 1.3) |"
 		done
 		n="${sizes[-1]}"
+		floor_goal "$n" apply t_apply 2.0
+		floor_goal "$n" "no-op plan" t_plan 2.0
+		floor_goal "$n" refresh t_refresh 1.8
+		echo "| \`BenchmarkTemplatePlanRPCs\` ≤ 1.0 ms/op | $(fmt2 "$(div "$(gobench_median TemplatePlanRPCs ns/op)" 1000000)") ms | $(le "$(gobench_median TemplatePlanRPCs ns/op)" 1000000) |"
+		echo "| \`BenchmarkTemplatePlanRPCs\` ≤ 6,000 allocs/op | $(gobench_median TemplatePlanRPCs allocs/op) | $(le "$(gobench_median TemplatePlanRPCs allocs/op)" 6000) |"
 		r="$(jq -r --argjson n "$n" '([.requests[]] | add // 0) / $n' "${reqs["refresh $n"]}")"
 		echo "| refresh costs ≤ 1 API request per template | $r | $(le "$r" 1) |"
 		a="$(median "${lat_direct[@]}")"
@@ -486,13 +517,26 @@ report() {
 		echo "$(div "$(median ${t_refresh["sandbox $n"]})" "$(median ${t_refresh["floor $n"]})")× to refresh: its schema ($(schema_attributes) attributes, nested ones"
 		echo "included, to validate, plan and render), its validation and plan modification, and its API calls."
 		echo
+		echo "The second floor: $n \`floor_template\` (internal/benchfloor, provider.NewSchemaFloor) have sandbox_template's"
+		echo "schema, the same configuration, and no logic: no validators, plan modifiers, ValidateConfig, ModifyPlan or API."
+		echo "They take $(div "$(median ${t_apply["schema $n"]})" "$(median ${t_apply["floor $n"]})")× floor_thing to apply, $(div "$(median ${t_plan["schema $n"]})" "$(median ${t_plan["floor $n"]})")× to plan and"
+		echo "$(div "$(median ${t_refresh["schema $n"]})" "$(median ${t_refresh["floor $n"]})")× to refresh: what the framework and the CLI cost for this schema, whatever a provider does."
+		echo "What sandbox_template adds to it, the provider's own share: $(div "$(median ${t_apply["sandbox $n"]})" "$(median ${t_apply["schema $n"]})")× to apply,"
+		echo "$(div "$(median ${t_plan["sandbox $n"]})" "$(median ${t_plan["schema $n"]})")× to plan, $(div "$(median ${t_refresh["sandbox $n"]})" "$(median ${t_refresh["schema $n"]})")× to refresh (this includes its API requests, below)."
+		echo "In process, planning one template costs $(gobench_median TemplatePlanRPCs allocs/op) allocations against the schema floor's"
+		echo "$(gobench_median SchemaFloorPlanRPCs allocs/op) ($(div "$(gobench_median TemplatePlanRPCs allocs/op)" "$(gobench_median SchemaFloorPlanRPCs allocs/op)")×) and $(div "$(gobench_median TemplatePlanRPCs ns/op)" "$(gobench_median SchemaFloorPlanRPCs ns/op)")× its time ($(fmt2 "$(div "$(gobench_median SchemaFloorPlanRPCs ns/op)" 1000000)") ms)."
+		if [ "$(le "$(gobench_median SchemaFloorPlanRPCs allocs/op)" 6000)" != met ] || [ "$(le "$(gobench_median SchemaFloorPlanRPCs ns/op)" 1000000)" != met ]; then
+			echo "The goals of 1.0 ms and 6,000 allocations are below what the framework alone spends on this schema."
+		fi
+		echo
 		echo "## Apply and refresh: sandbox_template vs terraform_data and the floor"
 		echo
 		echo "Each rep applies N resources in a fresh directory, refreshes (\`apply -refresh-only\`), plans (must be empty) and destroys."
-		echo "Ratio = sandbox_template / terraform_data; floor ratio = sandbox_template / floor_thing."
+		echo "Ratio = sandbox_template / terraform_data; floor ratio = sandbox_template / floor_thing; schema ratio ="
+		echo "sandbox_template / floor_template (same schema, no logic)."
 		echo
-		echo "| N | operation | sandbox_template | terraform_data | floor_thing | ratio | floor ratio | sandbox_template runs |"
-		echo "|---|---|---|---|---|---|---|---|"
+		echo "| N | operation | sandbox_template | terraform_data | floor_thing | floor_template | ratio | floor ratio | schema ratio | sandbox_template runs |"
+		echo "|---|---|---|---|---|---|---|---|---|---|"
 		for n in "${sizes[@]}"; do
 			row "$n" apply t_apply
 			row "$n" "refresh" t_refresh
@@ -538,8 +582,9 @@ report() {
 		echo "| the same with only terraform's built-in provider | $(fmt2 "$(median "${schema_without[@]}")") s |"
 		echo "| difference: starting the provider and its schema | $(fmt2 "$(sub "$(median "${schema_with[@]}")" "$(median "${schema_without[@]}")")") s |"
 		echo
-		echo "In process (\`go test -run '^\$' -bench . ./internal/provider/\`; schema cold = a new provider server, warm = the same"
-		echo "again; TemplatePlanRPCs = ValidateResourceConfig + PlanResourceChange of one new template, as for every instance of a plan):"
+		echo "In process (\`go test -run '^\$' -bench . ./internal/provider/\`, $runs runs; schema cold = a new provider server, warm = the same"
+		echo "again; TemplatePlanRPCs = ValidateResourceConfig + PlanResourceChange of one new template, as for every instance of a plan;"
+		echo "SchemaFloorPlanRPCs = the same for sandbox_template's schema without logic, provider.NewSchemaFloor):"
 		echo
 		echo '```'
 		echo "$gobench"
@@ -625,11 +670,12 @@ builds_section() {
 row() {
 	local n="$1" label="$2"
 	local -n times="$3"
-	local s d f
+	local s d f t
 	s="$(median ${times["sandbox $n"]})"
 	d="$(median ${times["data $n"]})"
 	f="$(median ${times["floor $n"]})"
-	echo "| $n | $label | $(fmt2 "$s") | $(fmt2 "$d") | $(fmt2 "$f") | $(div "$s" "$d")× | $(div "$s" "$f")× | $(list ${times["sandbox $n"]}) |"
+	t="$(median ${times["schema $n"]})"
+	echo "| $n | $label | $(fmt2 "$s") | $(fmt2 "$d") | $(fmt2 "$f") | $(fmt2 "$t") | $(div "$s" "$d")× | $(div "$s" "$f")× | $(div "$s" "$t")× | $(list ${times["sandbox $n"]}) |"
 }
 
 list() { printf '%s\n' "$@" | awk '{ printf "%s%.2f", (NR > 1 ? ", " : ""), $1 }'; }
@@ -684,7 +730,7 @@ main() {
 
 	for n in "${sizes[@]}"; do
 		for rep in $(seq 1 "$reps"); do
-			log "N=$n rep $rep/$reps: apply, refresh, plan, destroy (sandbox_template, terraform_data, floor_thing)"
+			log "N=$n rep $rep/$reps: apply, refresh, plan, destroy (sandbox_template, terraform_data, floor_thing, floor_template)"
 			scale_rep "$n" "$rep"
 		done
 	done

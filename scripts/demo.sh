@@ -6,21 +6,44 @@
 #
 # Nothing beyond 127.0.0.1 is reached: the AWS SDK gets the emulator's endpoints, credentials and
 # region, empty shared config files and no instance metadata; variables that could point a backend
-# elsewhere are unset. TERRAFORM=bin/tofu runs it on OpenTofu.
+# elsewhere are unset.
+#
+# The CLI: $TERRAFORM (TERRAFORM=bin/tofu runs it on OpenTofu), else a Terraform >= 1.5 or an
+# OpenTofu already on PATH or in bin/, else bin/terraform built now (Terraform 1.5.7, the quickest
+# of the three CLIs `make tools` builds). E2B builds take DEMO_BUILD_DURATION (12s), so the apply
+# shows Terraform's "Still creating..." line (it prints one every 10 s) before the build completes.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-terraform="${TERRAFORM:-$root/bin/terraform}"
 work="$root/.demo/demo" # .demo/ also holds make bench's working dirs: leave those alone
 rm -rf "$work" && mkdir -p "$work"
 cp "$root/examples/demo/main.tf" "$work/"
 
 die() { echo "demo: $*" >&2; exit 1; }
-[ -x "$terraform" ] || die "$terraform is missing: run 'make tools'"
 [ -x "$root/bin/terraform-provider-sandbox" ] || die "bin/terraform-provider-sandbox is missing: run 'make build'"
+
+# supported CLI: a Terraform from 1.5 on (the oldest the tests run), or any OpenTofu.
+supported() {
+	"$1" version 2>/dev/null | grep -qE '^(Terraform v(1\.([5-9]|[1-9][0-9])|[2-9])|OpenTofu v)'
+}
+demo_cli() {
+	local cli
+	for cli in "$(command -v terraform || true)" "$(command -v tofu || true)" "$root/bin/terraform" "$root/bin/tofu" "$root/bin/terraform-current"; do
+		if [ -n "$cli" ] && [ -x "$cli" ] && supported "$cli"; then
+			echo "$cli"
+			return
+		fi
+	done
+	echo "demo: no Terraform >= 1.5 or OpenTofu on PATH: building one into bin/" >&2
+	"$root/scripts/install-clis.sh" terraform >&2
+	echo "$root/bin/terraform"
+}
+terraform="${TERRAFORM:-$(demo_cli)}"
+[ -x "$terraform" ] || die "$terraform is missing: run 'make tools'"
+echo "CLI: $terraform ($("$terraform" version 2>/dev/null | head -n 1))"
 
 # The emulator prints NAME=value lines and then "# ready"; until then the file may be half written.
 go build -o "$work/sandbox-emulator" "$root/cmd/sandbox-emulator"
-"$work/sandbox-emulator" >"$work/emulator.env" 2>"$work/emulator.log" &
+"$work/sandbox-emulator" -build-duration "${DEMO_BUILD_DURATION:-12s}" >"$work/emulator.env" 2>"$work/emulator.log" &
 emulator=$!
 trap 'kill "$emulator" 2>/dev/null || true; wait "$emulator" 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs the three CLIs the acceptance tests run against into ./bin and reuses them when present.
+# Installs the three CLIs the acceptance tests run against into ./bin and reuses them when present:
+# all three (`make tools`), or those named as arguments (terraform, tofu, terraform-current; the
+# demo builds only `terraform`, the quickest: scripts/demo.sh).
 # All come from the Go module proxy only: Terraform 1.5.7 (last MPL release) via `go install`, OpenTofu
 # built from its module (its go.mod has a replace directive, so `go install` refuses it), and the current
 # Terraform built from its module as bin/terraform-current (see build_terraform_current below).
@@ -46,39 +48,46 @@ build_terraform_current() {
     -ldflags "-s -w -X github.com/hashicorp/terraform/version.dev=no" -o "$bin/terraform-current" .)
 }
 
-if has_version "$bin/terraform" "$TERRAFORM_VERSION"; then
-  echo "bin/terraform $TERRAFORM_VERSION already installed"
-else
-  echo "building terraform $TERRAFORM_VERSION (takes a few minutes)"
-  GOBIN="$bin" CGO_ENABLED=0 go install "github.com/hashicorp/terraform@v$TERRAFORM_VERSION"
-fi
+# The builds, each into bin/<the CLI's name>.
+build_terraform() {
+	GOBIN="$bin" CGO_ENABLED=0 go install "github.com/hashicorp/terraform@v$TERRAFORM_VERSION"
+}
 
-if has_version "$bin/tofu" "$TOFU_VERSION"; then
-  echo "bin/tofu $TOFU_VERSION already installed"
-else
-  echo "building tofu $TOFU_VERSION (takes a few minutes)"
-  work="$(module_source "github.com/opentofu/opentofu@v$TOFU_VERSION")"
-  trap 'rm -rf "$work"' EXIT
-  (cd "$work" && CGO_ENABLED=0 go build -trimpath \
-    -ldflags "-s -w -X github.com/opentofu/opentofu/version.dev=no" -o "$bin/tofu" ./cmd/tofu)
-  rm -rf "$work"
-fi
+build_tofu() {
+	work="$(module_source "github.com/opentofu/opentofu@v$TOFU_VERSION")"
+	(cd "$work" && CGO_ENABLED=0 go build -trimpath \
+		-ldflags "-s -w -X github.com/opentofu/opentofu/version.dev=no" -o "$bin/tofu" ./cmd/tofu)
+	rm -rf "$work"
+}
 
-if has_version "$bin/terraform-current" "$TERRAFORM_CURRENT_VERSION"; then
-  echo "bin/terraform-current $TERRAFORM_CURRENT_VERSION already installed"
-else
-  echo "building terraform $TERRAFORM_CURRENT_VERSION as bin/terraform-current (takes a few minutes)"
-  work="$(module_source "github.com/hashicorp/terraform@v$TERRAFORM_CURRENT_VERSION")"
-  trap 'rm -rf "$work"' EXIT
-  build_terraform_current "$work"
-  rm -rf "$work"
-fi
+build_current() {
+	work="$(module_source "github.com/hashicorp/terraform@v$TERRAFORM_CURRENT_VERSION")"
+	build_terraform_current "$work"
+	rm -rf "$work"
+}
+
+work=""
+trap '[ -z "$work" ] || rm -rf "$work"' EXIT
+[ "$#" -gt 0 ] || set -- terraform tofu terraform-current
+for cli in "$@"; do
+	case "$cli" in
+	terraform) version="$TERRAFORM_VERSION" build=build_terraform ;;
+	tofu) version="$TOFU_VERSION" build=build_tofu ;;
+	terraform-current) version="$TERRAFORM_CURRENT_VERSION" build=build_current ;;
+	*) echo "install-clis.sh: unknown CLI $cli (terraform, tofu, terraform-current)" >&2; exit 2 ;;
+	esac
+	if has_version "$bin/$cli" "$version"; then
+		echo "bin/$cli $version already installed"
+	else
+		echo "building bin/$cli $version (takes a few minutes)"
+		"$build"
+	fi
+	"$bin/$cli" version 2>/dev/null | grep -E '^(Terraform|OpenTofu) v'
+done
 
 # tfplugindocs runs the `terraform` first on PATH: bin/docs-cli holds one pointing at the current CLI,
 # whose schema output carries write_only (1.5.7's does not).
-mkdir -p "$bin/docs-cli"
-ln -sfn ../terraform-current "$bin/docs-cli/terraform"
-
-"$bin/terraform" version 2>/dev/null | grep -E '^Terraform v'
-"$bin/tofu" version 2>/dev/null | grep -E '^OpenTofu v'
-"$bin/terraform-current" version 2>/dev/null | grep -E '^Terraform v'
+if [ -x "$bin/terraform-current" ]; then
+	mkdir -p "$bin/docs-cli"
+	ln -sfn ../terraform-current "$bin/docs-cli/terraform"
+fi

@@ -1,9 +1,11 @@
-// Command benchfloor is the smallest terraform-plugin-framework provider there is: one resource,
-// floor_thing, with an input and a computed id, and no API behind it. `make bench` applies N of
+// Command benchfloor serves the benchmark's two floors, framework resources with no API behind
+// them. floor_thing is the smallest there is: an input and a computed id. `make bench` applies N of
 // them next to N sandbox_template and N terraform_data, because terraform_data is built into the
-// CLI: it pays no plugin process, gRPC round trips or framework work. What benchfloor costs over
-// terraform_data is the floor for any framework provider; what sandbox_template costs over
-// benchfloor is this provider's own share.
+// CLI: it pays no plugin process, gRPC round trips or framework work. What floor_thing costs over
+// terraform_data is the floor for any framework provider. floor_template has sandbox_template's
+// schema and none of its logic (provider.NewSchemaFloor): what it costs over floor_thing is what
+// the framework and Terraform pay for that schema; what sandbox_template costs over floor_template
+// is this provider's own share.
 package main
 
 import (
@@ -20,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/pluginlog"
+	sandboxprovider "github.com/sandboxtf/terraform-provider-sandbox/internal/provider"
 )
 
 const address = "registry.terraform.io/sandboxtf/floor"
@@ -45,7 +48,7 @@ func (floorProvider) Configure(context.Context, provider.ConfigureRequest, *prov
 }
 
 func (floorProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{func() resource.Resource { return thing{} }}
+	return []func() resource.Resource{func() resource.Resource { return thing{} }, sandboxprovider.NewSchemaFloor}
 }
 
 func (floorProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }

@@ -23,10 +23,12 @@ type Backend struct {
 	Ignored map[string]string
 	// DefaultStartCmdDoc says, in Markdown, what starts when start_cmd is unset ("" when nothing).
 	DefaultStartCmdDoc string
-	// Lists tells whether its builder can name existing templates (terraform query).
+	// Lists tells whether its builder can name existing templates (terraform query): whether it
+	// is a Lister (backends.TestCapabilitiesMatchBuilders checks the two agree).
 	Lists bool
 	// RegistryLogin tells whether it takes only a basic registry login, so aws and gcp
-	// registry_auth are exchanged for one client side (Env.RegistryLogin).
+	// registry_auth are exchanged for one client side (Env.RegistryLogin): its Open fails without
+	// one (backends.TestCapabilitiesMatchBuilders).
 	RegistryLogin bool
 
 	// Settings are the provider-block settings it reads; Blocks describe the blocks they sit in.

@@ -10,12 +10,30 @@ type Setting struct {
 	// Path is the block path and attribute, dot-separated: "e2b.api_key", "aws.endpoints.ecr".
 	Path        string
 	Description string
-	// Env is the environment variable it falls back to, for diagnostics ("" when none).
-	Env       string
+	// Env is the environment variable it falls back to ("" when none). The provider reads it once,
+	// when it is configured (Fallback), so nothing below it reads the environment.
+	Env string
+	// SDKEnv: the vendor's SDK reads Env itself, as one source among others (the AWS default
+	// chain: profiles, AWS_ENDPOINT_URL, ...); the provider leaves the fallback to it.
+	SDKEnv bool
+	// EnvValue reads the fallback when it takes more than Env's value (nil: Env's value).
+	EnvValue  func(getenv func(string) string) string
 	Sensitive bool
 	// Int: an integer setting (else a string), at least Min.
 	Int bool
 	Min int64
+}
+
+// Fallback is the setting's value from the environment getenv reads, "" when it has none there
+// (or the SDK reads it: SDKEnv).
+func (s Setting) Fallback(getenv func(string) string) string {
+	switch {
+	case s.Env == "" || s.SDKEnv:
+		return ""
+	case s.EnvValue != nil:
+		return s.EnvValue(getenv)
+	}
+	return getenv(s.Env)
 }
 
 // SettingBlock describes a provider block settings sit in ("e2b", "aws.endpoints").
@@ -24,8 +42,9 @@ type SettingBlock struct {
 	Description string
 }
 
-// Settings are the values the provider block sets, by Setting.Path. Unset settings are absent;
-// Unknown holds those whose value Terraform will know only at apply.
+// Settings are the values the provider block sets, by Setting.Path, or else their environment
+// fallbacks. Unset settings are absent; Unknown holds those whose value Terraform will know only
+// at apply.
 type Settings struct {
 	Values  map[string]string
 	Unknown map[string]bool

@@ -7,6 +7,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
@@ -37,6 +40,12 @@ func newBackendSet(settings builders.Settings, version string, requestTimeout ti
 func knownLater(err error) bool {
 	var missing *builders.MissingSettingError
 	return errors.As(err, &missing) && missing.Later
+}
+
+// notConfigured is the error of a backend Builder cannot open, on the backend attribute: the
+// resource, the data source, the list resource and the action all say it alike.
+func notConfigured(err error) diag.Diagnostic {
+	return diag.NewAttributeErrorDiagnostic(path.Root("backend"), "Backend not configured", err.Error())
 }
 
 // Builder returns (and caches) the builder of the backend named name.

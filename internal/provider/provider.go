@@ -4,6 +4,7 @@ package provider
 import (
 	"context"
 	"net/http"
+	"os"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -29,11 +30,16 @@ type sandboxProvider struct {
 	// registryTransport carries image_digest_check's registry requests; nil is the real network
 	// (tests reach registries on made-up hosts through imagedigesttest.Sink).
 	registryTransport http.RoundTripper
+	// getenv reads the environment the settings fall back to, once, in Configure (os.Getenv; tests
+	// give each provider an environment of its own, so they can run in parallel).
+	getenv func(string) string
 }
 
 // New returns the provider factory providerserver.Serve expects.
-func New(version string) func() provider.Provider {
-	return func() provider.Provider { return &sandboxProvider{version: version} }
+func New(version string) func() provider.Provider { return newWithEnv(version, os.Getenv) }
+
+func newWithEnv(version string, getenv func(string) string) func() provider.Provider {
+	return func() provider.Provider { return &sandboxProvider{version: version, getenv: getenv} }
 }
 
 func (p *sandboxProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -50,7 +56,7 @@ func (p *sandboxProvider) Configure(ctx context.Context, req provider.ConfigureR
 	tflog.Info(ctx, "sandbox provider v"+p.version, map[string]any{"version": p.version})
 	var timeout types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("request_timeout"), &timeout)...)
-	settings, diags := readSettings(ctx, req.Config)
+	settings, diags := readSettings(ctx, req.Config, p.getenv)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return

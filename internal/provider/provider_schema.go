@@ -77,8 +77,10 @@ func allSettings() []builders.Setting {
 	return settings
 }
 
-// readSettings reads every setting the provider block sets; an absent block reads as unset.
-func readSettings(ctx context.Context, config tfsdk.Config) (builders.Settings, diag.Diagnostics) {
+// readSettings reads every setting the provider block sets (an absent block reads as unset), and
+// the environment fallback of each one it leaves unset: the only place the provider reads the
+// environment.
+func readSettings(ctx context.Context, config tfsdk.Config, getenv func(string) string) (builders.Settings, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	settings := builders.Settings{Values: map[string]string{}, Unknown: map[string]bool{}}
 	for _, setting := range allSettings() {
@@ -94,10 +96,13 @@ func readSettings(ctx context.Context, config tfsdk.Config) (builders.Settings, 
 			diags.Append(config.GetAttribute(ctx, at, &v)...)
 			value, null, unknown = v.ValueString(), v.IsNull(), v.IsUnknown()
 		}
-		switch {
-		case unknown:
+		if null || unknown || value == "" {
+			value = setting.Fallback(getenv)
+		}
+		if unknown {
 			settings.Unknown[setting.Path] = true
-		case !null && value != "":
+		}
+		if value != "" {
 			settings.Values[setting.Path] = value
 		}
 	}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,23 +11,45 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/awsemu"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/e2bemu"
 )
 
-// protoV6ProviderFactories serves the provider in-process to the real CLI named by TF_ACC_TERRAFORM_PATH.
-var protoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"sandbox": providerserver.NewProtocol6WithError(New("test")()),
+// protoV6ProviderFactories serves the provider in-process to the real CLI named by TF_ACC_TERRAFORM_PATH,
+// with an empty environment: only the HCL under test configures it, whatever the process's
+// environment holds, and tests run in parallel (resource.ParallelTest), each against its own emulators.
+var protoV6ProviderFactories = providerFactories(nil)
+
+// providerFactories serves a provider whose settings fall back to env instead of the process's
+// environment: how a test checks an environment fallback without touching the environment.
+func providerFactories(env map[string]string) map[string]func() (tfprotov6.ProviderServer, error) {
+	return map[string]func() (tfprotov6.ProviderServer, error){
+		"sandbox": providerserver.NewProtocol6WithError(newWithEnv("test", func(name string) string { return env[name] })()),
+	}
 }
 
 const testE2BAPIKey = "e2b_test_key_0123456789"
 
-// newE2B starts an E2B emulator for one test and clears the environment the provider would
-// otherwise fall back to, so only the HCL under test configures it.
+// TestMain isolates the AWS SDK's default chain, which reads the process environment itself (not a
+// provider setting), once for every test: no shared config files, no instance metadata, and the one
+// key pair the tests' AWS emulators accept (newAWS).
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "provider-test-aws")
+	if err == nil {
+		err = awsemu.IsolateSDKProcess(dir, map[string]string{"AWS_ACCESS_KEY_ID": testAWSKeyID, "AWS_SECRET_ACCESS_KEY": testAWSSecret})
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "isolating the AWS SDK:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// newE2B starts an E2B emulator for one test.
 func newE2B(t *testing.T) *e2bemu.Server {
 	t.Helper()
-	for _, env := range []string{"E2B_API_KEY", "E2B_DOMAIN", "E2B_API_URL"} {
-		t.Setenv(env, "")
-	}
 	return e2bemu.NewTestServer(t, e2bemu.Options{APIKey: testE2BAPIKey})
 }
 

@@ -40,7 +40,7 @@ resource "sandbox_template" "py" {
   start_cmd   = ""
 }
 `
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: config},
@@ -60,7 +60,7 @@ func TestAccRequestTimeoutBoundsDataSource(t *testing.T) {
 	emu := newE2B(t)
 	emu.SeedReadyTemplate("shared")
 	emu.SetFaults(e2bemu.Faults{Latency: stalled})
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: e2bProviderWithTimeout(emu, "1s") + `
@@ -79,7 +79,7 @@ func TestAccRequestTimeoutBoundsOpenSandbox(t *testing.T) {
 	newOpenSandbox(t, opensandboxemu.Options{}) // clears the environment fallbacks
 	hung := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
 	t.Cleanup(hung.Close)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: fmt.Sprintf(`
@@ -101,7 +101,7 @@ data "sandbox_template" "shared" {
 
 func TestAccRequestTimeoutMustBeADuration(t *testing.T) {
 	emu := newE2B(t)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: e2bProviderWithTimeout(emu, "banana") + `

@@ -1,7 +1,13 @@
 package provider
 
 import (
+	"context"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -14,7 +20,27 @@ import (
 //
 //	go test -run '^$' -bench TemplatePlanRPCs ./internal/provider/
 func BenchmarkTemplatePlanRPCs(b *testing.B) {
-	server := newBenchServer(b)
+	// The builder is made at plan time, and needs a key.
+	server, err := providerserver.NewProtocol6WithError(newWithEnv("bench", func(name string) string {
+		return map[string]string{"E2B_API_KEY": "bench-api-key"}[name]
+	})())()
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchmarkPlanRPCs(b, server)
+}
+
+// BenchmarkSchemaFloorPlanRPCs is the same for a resource with sandbox_template's schema and no
+// logic (NewSchemaFloor): what the framework costs for this schema, the floor of the one above.
+func BenchmarkSchemaFloorPlanRPCs(b *testing.B) {
+	server, err := providerserver.NewProtocol6WithError(schemaFloorProvider{})()
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchmarkPlanRPCs(b, server)
+}
+
+func benchmarkPlanRPCs(b *testing.B, server tfprotov6.ProviderServer) {
 	schemas, err := server.GetProviderSchema(b.Context(), &tfprotov6.GetProviderSchemaRequest{})
 	if err != nil {
 		b.Fatal(err)
@@ -25,7 +51,6 @@ func BenchmarkTemplatePlanRPCs(b *testing.B) {
 		b.Fatal(err)
 	}
 	failOnErrors(b, "ConfigureProvider", configured.Diagnostics)
-	b.Setenv("E2B_API_KEY", "bench-api-key") // the builder is made at plan time, and needs a key
 	resourceSchema := schemas.ResourceSchemas["sandbox_template"]
 	config := dynamicValue(b, resourceSchema, map[string]tftypes.Value{
 		"backend":     tftypes.NewValue(tftypes.String, "e2b"),
@@ -53,6 +78,25 @@ func BenchmarkTemplatePlanRPCs(b *testing.B) {
 		}
 	}
 }
+
+// schemaFloorProvider serves NewSchemaFloor as sandbox_template, with an empty provider block.
+type schemaFloorProvider struct{}
+
+func (schemaFloorProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "sandbox"
+}
+
+func (schemaFloorProvider) Schema(context.Context, provider.SchemaRequest, *provider.SchemaResponse) {
+}
+
+func (schemaFloorProvider) Configure(context.Context, provider.ConfigureRequest, *provider.ConfigureResponse) {
+}
+
+func (schemaFloorProvider) Resources(context.Context) []func() resource.Resource {
+	return []func() resource.Resource{NewSchemaFloor}
+}
+
+func (schemaFloorProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }
 
 // dynamicValue encodes an object of schema's type with the given attributes and every other one
 // null, as Terraform sends a configuration; nil attributes encode a null object (no prior state).

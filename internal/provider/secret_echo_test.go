@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
@@ -31,9 +32,9 @@ import (
 
 // echoCase is one backend and one kind of secret whose build fails with its body echoed.
 type echoCase struct {
-	// config is the whole configuration; its secrets come from TF_VAR_ variables it declares
-	// with declareVars.
-	config func(t *testing.T, writeOnly bool) string
+	// config is the whole configuration, and the values of the variables it declares with
+	// declareVars, which hold its secrets.
+	config func(t *testing.T, writeOnly bool) (string, config.Variables)
 	// secrets lists every secret in play, looked up when checked (tokens are issued mid-run).
 	secrets func() []string
 	// failedInState: the template exists when the build fails, so the failure (with the echoed
@@ -41,20 +42,21 @@ type echoCase struct {
 	failedInState bool
 }
 
-// declareVars declares sensitive (ephemeral, for write-only use) variables and sets their values
-// through the environment, so the harness's own logging of the configuration holds none.
-func declareVars(t *testing.T, writeOnly bool, values map[string]string) string {
-	t.Helper()
+// declareVars declares sensitive (ephemeral, for write-only use) variables and returns their
+// values, which the harness passes in a variables file, so its own logging of the configuration
+// holds none.
+func declareVars(writeOnly bool, values map[string]string) (string, config.Variables) {
 	var b strings.Builder
+	vars := config.Variables{}
 	for name, value := range values {
-		t.Setenv("TF_VAR_"+name, value)
+		vars[name] = config.StringVariable(value)
 		ephemeral := ""
 		if writeOnly {
 			ephemeral = "\n  ephemeral = true"
 		}
 		fmt.Fprintf(&b, "variable %q {\n  type      = string\n  sensitive = true%s\n}\n\n", name, ephemeral)
 	}
-	return b.String()
+	return b.String(), vars
 }
 
 // registrySecret is the registry_auth attribute pair carrying a secret: the sensitive attribute,
@@ -77,10 +79,13 @@ func runSecretEcho(t *testing.T, c echoCase) {
 			if writeOnly {
 				checks = append(checks, tfversion.SkipBelow(tfversion.Version1_11_0))
 			}
-			config := c.config(t, writeOnly)
 			readLog := withTraceLog(t)
+			if readLog == nil {
+				return
+			}
+			hcl, vars := c.config(t, writeOnly)
 			var failures atomic.Int32
-			resource.Test(t, resource.TestCase{
+			resource.ParallelTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: protoV6ProviderFactories,
 				TerraformVersionChecks:   checks,
 				ErrorCheck: func(err error) error { // the first apply's failure, as the CLI printed it
@@ -96,9 +101,9 @@ func runSecretEcho(t *testing.T, c echoCase) {
 					return nil
 				},
 				Steps: []resource.TestStep{
-					{Config: config}, // fails: the server echoes the body
+					{Config: hcl, ConfigVariables: vars}, // fails: the server echoes the body
 					{
-						Config: config, // the fault is spent: this one builds
+						Config: hcl, ConfigVariables: vars, // the fault is spent: this one builds
 						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 							savedPlan(c, writeOnly),
 						}},
@@ -224,8 +229,9 @@ func failStartBuildEchoed(t *testing.T, emu *e2bemu.Server) string {
 	return srv.URL
 }
 
-func e2bEchoConfig(t *testing.T, apiURL string, writeOnly bool, auth, secretVar, secret string) string {
-	return declareVars(t, writeOnly, map[string]string{"e2b_api_key": testE2BAPIKey, secretVar: secret}) + fmt.Sprintf(`
+func e2bEchoConfig(apiURL string, writeOnly bool, auth, secretVar, secret string) (string, config.Variables) {
+	declarations, vars := declareVars(writeOnly, map[string]string{"e2b_api_key": testE2BAPIKey, secretVar: secret})
+	return declarations + fmt.Sprintf(`
 provider "sandbox" {
   e2b {
     api_url = %q
@@ -242,16 +248,16 @@ resource "sandbox_template" "py" {
     %s
   }
 }
-`, apiURL, auth)
+`, apiURL, auth), vars
 }
 
 func TestAccSecretEchoE2BRegistryPassword(t *testing.T) {
 	const password = `e2b-echo-pa"ss\<w&rd>/+=`
 	runSecretEcho(t, echoCase{
-		config: func(t *testing.T, writeOnly bool) string {
+		config: func(t *testing.T, writeOnly bool) (string, config.Variables) {
 			emu := newE2B(t)
 			auth := fmt.Sprintf("basic = {\n      username = \"robot\"\n      %s\n    }", registrySecret("password", "registry_password", writeOnly))
-			return e2bEchoConfig(t, failStartBuildEchoed(t, emu), writeOnly, auth, "registry_password", password)
+			return e2bEchoConfig(failStartBuildEchoed(t, emu), writeOnly, auth, "registry_password", password)
 		},
 		secrets:       func() []string { return []string{password, testE2BAPIKey} },
 		failedInState: true,
@@ -262,10 +268,10 @@ func TestAccSecretEchoE2BRegistryPassword(t *testing.T) {
 func TestAccSecretEchoE2BServiceAccountKey(t *testing.T) {
 	key := googleemu.NewTestServer(t).ServiceAccountJSON(t)
 	runSecretEcho(t, echoCase{
-		config: func(t *testing.T, writeOnly bool) string {
+		config: func(t *testing.T, writeOnly bool) (string, config.Variables) {
 			emu := newE2B(t)
 			auth := fmt.Sprintf("gcp = {\n      %s\n    }", registrySecret("service_account_json", "gcp_key", writeOnly))
-			return e2bEchoConfig(t, failStartBuildEchoed(t, emu), writeOnly, auth, "gcp_key", key)
+			return e2bEchoConfig(failStartBuildEchoed(t, emu), writeOnly, auth, "gcp_key", key)
 		},
 		secrets: func() []string {
 			return append(pemLines(googleemu.KeyField(t, key, "private_key")), key, testE2BAPIKey)
@@ -324,9 +330,10 @@ func echoHeadersFront(t *testing.T, osb *opensandboxemu.Server) string {
 	return srv.URL
 }
 
-func openSandboxEchoConfig(t *testing.T, domain string, writeOnly bool, extraProvider, image, auth string, vars map[string]string) string {
-	vars["osb_api_key"] = testOpenSandboxAPIKey
-	return declareVars(t, writeOnly, vars) + fmt.Sprintf(`
+func openSandboxEchoConfig(domain string, writeOnly bool, extraProvider, image, auth string, values map[string]string) (string, config.Variables) {
+	values["osb_api_key"] = testOpenSandboxAPIKey
+	declarations, vars := declareVars(writeOnly, values)
+	return declarations + fmt.Sprintf(`
 provider "sandbox" {
   opensandbox {
     domain  = %q
@@ -343,15 +350,15 @@ resource "sandbox_template" "py" {
     %s
   }
 }
-`, domain, extraProvider, image, auth)
+`, domain, extraProvider, image, auth), vars
 }
 
 func TestAccSecretEchoOpenSandboxRegistryPassword(t *testing.T) {
 	const password = `osb-echo-pa"ss\<w&rd>/+=`
 	runSecretEcho(t, echoCase{
-		config: func(t *testing.T, writeOnly bool) string {
+		config: func(t *testing.T, writeOnly bool) (string, config.Variables) {
 			auth := fmt.Sprintf("basic = {\n      username = \"robot\"\n      %s\n    }", registrySecret("password", "registry_password", writeOnly))
-			return openSandboxEchoConfig(t, echoOpenSandbox(t).URL, writeOnly, "", "registry.example.com/team/py:1", auth,
+			return openSandboxEchoConfig(echoOpenSandbox(t).URL, writeOnly, "", "registry.example.com/team/py:1", auth,
 				map[string]string{"registry_password": password})
 		},
 		secrets: func() []string { return []string{password, testOpenSandboxAPIKey} },
@@ -365,14 +372,14 @@ func TestAccSecretEchoOpenSandboxECRToken(t *testing.T) {
 		ecrToken  = "echo-ecr-token-Zp91<&>"
 	)
 	runSecretEcho(t, echoCase{
-		config: func(t *testing.T, writeOnly bool) string {
+		config: func(t *testing.T, writeOnly bool) (string, config.Variables) {
 			aws := newAWS(t)
 			aws.SetCredentials("AKIAECHOTEST00000001", awsSecret)
 			aws.IssueToken("AWS", ecrToken)
 			auth := fmt.Sprintf("aws = {\n      access_key_id = \"AKIAECHOTEST00000001\"\n      %s\n      region = \"eu-west-1\"\n    }",
 				registrySecret("secret_access_key", "aws_secret", writeOnly))
 			endpoints := fmt.Sprintf("\n  aws {\n    endpoints {\n      ecr = %q\n    }\n  }", aws.URL)
-			return openSandboxEchoConfig(t, echoOpenSandbox(t).URL, writeOnly, endpoints, "123456789012.dkr.ecr.eu-west-1.amazonaws.com/ds:1.4", auth,
+			return openSandboxEchoConfig(echoOpenSandbox(t).URL, writeOnly, endpoints, "123456789012.dkr.ecr.eu-west-1.amazonaws.com/ds:1.4", auth,
 				map[string]string{"aws_secret": awsSecret})
 		},
 		secrets: func() []string { return []string{awsSecret, ecrToken, testOpenSandboxAPIKey} },
@@ -385,9 +392,9 @@ func TestAccSecretEchoOpenSandboxGoogleToken(t *testing.T) {
 	google := googleemu.NewTestServer(t)
 	key := google.ServiceAccountJSON(t)
 	runSecretEcho(t, echoCase{
-		config: func(t *testing.T, writeOnly bool) string {
+		config: func(t *testing.T, writeOnly bool) (string, config.Variables) {
 			auth := fmt.Sprintf("gcp = {\n      %s\n    }", registrySecret("service_account_json", "gcp_key", writeOnly))
-			return openSandboxEchoConfig(t, echoOpenSandbox(t).URL, writeOnly, "", "europe-docker.pkg.dev/team/images/py:1", auth,
+			return openSandboxEchoConfig(echoOpenSandbox(t).URL, writeOnly, "", "europe-docker.pkg.dev/team/images/py:1", auth,
 				map[string]string{"gcp_key": key})
 		},
 		secrets: func() []string {
@@ -405,9 +412,9 @@ func TestAccSecretEchoOpenSandboxGoogleToken(t *testing.T) {
 func TestAccSecretEchoOpenSandboxAPIKey(t *testing.T) {
 	const password = "osb-echo-header-password"
 	runSecretEcho(t, echoCase{
-		config: func(t *testing.T, writeOnly bool) string {
+		config: func(t *testing.T, writeOnly bool) (string, config.Variables) {
 			auth := fmt.Sprintf("basic = {\n      username = \"robot\"\n      %s\n    }", registrySecret("password", "registry_password", writeOnly))
-			return openSandboxEchoConfig(t, echoHeadersFront(t, newOpenSandbox(t, opensandboxemu.Options{})), writeOnly, "",
+			return openSandboxEchoConfig(echoHeadersFront(t, newOpenSandbox(t, opensandboxemu.Options{})), writeOnly, "",
 				"registry.example.com/team/py:1", auth, map[string]string{"registry_password": password})
 		},
 		secrets: func() []string { return []string{password, testOpenSandboxAPIKey} },

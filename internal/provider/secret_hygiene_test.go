@@ -3,29 +3,60 @@ package provider
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/opensandboxemu"
 )
 
-// withTraceLog sends the CLI's and the provider's logs, at TRACE, to a file the test reads after.
+// traceLogTest names, in a process withTraceLog started, the test it runs there.
+const traceLogTest = "SANDBOX_TRACE_LOG_TEST"
+
+// withTraceLog runs the test with the CLI's and the provider's logs, at TRACE, going to a file that
+// read returns. The harness takes both from the environment (TF_LOG, TF_ACC_LOG_PATH), which a test
+// running in parallel must not change, so the test runs again in a process of its own whose
+// environment sets them; in the calling process withTraceLog reports that run's outcome as the
+// test's and returns nil: the caller returns at once.
 func withTraceLog(t *testing.T) (read func() string) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "trace.log")
-	t.Setenv("TF_LOG", "TRACE")
-	t.Setenv("TF_ACC_LOG_PATH", path)
-	return func() string {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("reading the trace log: %v", err)
+	if os.Getenv(traceLogTest) == t.Name() {
+		return func() string {
+			b, err := os.ReadFile(os.Getenv("TF_ACC_LOG_PATH"))
+			if err != nil {
+				t.Fatalf("reading the trace log: %v", err)
+			}
+			return string(b)
 		}
-		return string(b)
 	}
+	t.Parallel()
+	var pattern []string
+	for _, name := range strings.Split(t.Name(), "/") {
+		pattern = append(pattern, "^"+regexp.QuoteMeta(name)+"$")
+	}
+	args := []string{"-test.run=" + strings.Join(pattern, "/"), "-test.count=1", "-test.v"}
+	if deadline, ok := t.Deadline(); ok {
+		args = append(args, "-test.timeout="+time.Until(deadline).String())
+	}
+	cmd := exec.CommandContext(t.Context(), os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "TF_LOG=TRACE", "TF_ACC_LOG_PATH="+filepath.Join(t.TempDir(), "trace.log"), traceLogTest+"="+t.Name())
+	out, err := cmd.CombinedOutput()
+	switch {
+	case err != nil:
+		t.Fatalf("the test, run with a trace log in a process of its own, failed: %v\n%s", err, out)
+	case strings.Contains(string(out), "--- SKIP: "+t.Name()+" ("):
+		t.Skipf("skipped in its own process:\n%s", out)
+	case !strings.Contains(string(out), "--- PASS: "+t.Name()+" ("):
+		t.Fatalf("the test did not run in its own process:\n%s", out)
+	}
+	return nil
 }
 
 func assertNoSecrets(t *testing.T, where, text string, secrets ...string) {
@@ -45,6 +76,10 @@ func TestAccSecretsStayOutOfTraceLogs(t *testing.T) {
 		awsSecret = "trace-aws-secret-7Hq2"
 		ecrToken  = "trace-ecr-token-Zp91"
 	)
+	readLog := withTraceLog(t)
+	if readLog == nil {
+		return
+	}
 	aws := newAWS(t)
 	aws.SetCredentials("AKIATRACETEST0000001", awsSecret)
 	aws.IssueToken("AWS", ecrToken)
@@ -52,14 +87,12 @@ func TestAccSecretsStayOutOfTraceLogs(t *testing.T) {
 	osb := newOpenSandbox(t, opensandboxemu.Options{
 		PrivateImages: map[string]opensandboxemu.ImageAuth{image: {Username: "AWS", Password: ecrToken}},
 	})
-	// The harness logs the configuration text itself, so secrets arrive the way a pipeline passes
-	// them: as sensitive variables from the environment.
-	t.Setenv("TF_VAR_aws_secret", awsSecret)
-	t.Setenv("TF_VAR_osb_api_key", testOpenSandboxAPIKey)
-	readLog := withTraceLog(t)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
+			// The harness logs the configuration text itself, so secrets arrive the way a pipeline
+			// passes them: as sensitive variables, from a variables file the harness does not log.
+			ConfigVariables: config.Variables{"aws_secret": config.StringVariable(awsSecret), "osb_api_key": config.StringVariable(testOpenSandboxAPIKey)},
 			Config: fmt.Sprintf(`
 variable "aws_secret" {
   type      = string

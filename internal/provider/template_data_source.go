@@ -72,7 +72,7 @@ func (d *templateDataSource) Read(ctx context.Context, req datasource.ReadReques
 	}
 	builder, err := d.backends.Builder(ctx, backend)
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
+		resp.Diagnostics.Append(notConfigured(err))
 		return
 	}
 	ctx, cancel := d.backends.readContext(ctx)

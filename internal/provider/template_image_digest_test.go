@@ -64,7 +64,7 @@ func TestAccTemplateImageDigestFollowsTheTag(t *testing.T) {
 	config := digestTemplate(emu, image, digestCheckWarn, registryPassword)
 	var second string
 	firstPull, secondPull := reg.Host+"/team/app@"+first, ""
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -103,7 +103,7 @@ func TestAccTemplateImageDigestPinned(t *testing.T) {
 	pinned := reg.Host + "/team/app@" + digest
 	config := digestTemplate(emu, pinned, digestCheckStrict, registryPassword)
 	var requests int64
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -138,7 +138,7 @@ func TestAccTemplateImageDigestOff(t *testing.T) {
 	image := reg.Host + "/team/app:main"
 	config := e2bTemplate(emu, fmt.Sprintf("  image = %q\n  start_cmd = \"\"\n", image))
 	var requests int64
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -170,7 +170,7 @@ func TestAccTemplateImageDigestUnreachable(t *testing.T) {
 	reg := imagedigesttest.New(t, registryUser, registryPassword)
 	reg.Push(t, "team/app:main")
 	image := reg.Host + "/team/app:main"
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{

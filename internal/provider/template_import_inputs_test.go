@@ -2,7 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -37,7 +36,7 @@ func TestAccTemplateImportAdoptsOnlyMatchingInputs(t *testing.T) {
 				t.Fatalf("building the template to import: %+v", got)
 			}
 			config := e2bTemplate(emu, `  image = "`+tt.image+`"`)
-			resource.Test(t, resource.TestCase{
+			resource.ParallelTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: protoV6ProviderFactories,
 				Steps: []resource.TestStep{
 					{Config: config, ResourceName: resourceName, ImportState: true, ImportStateId: "e2b/py", ImportStatePersist: true},
@@ -62,7 +61,7 @@ func TestAccTemplateCreateAfterLostStateRebuildsOtherInputs(t *testing.T) {
 	if got := builders.Ensure(t.Context(), builder, lost, builders.Observer{}); got.Status != builders.StatusSuccess {
 		t.Fatalf("the build whose state was lost: %+v", got)
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: e2bTemplate(emu, `
@@ -82,15 +81,10 @@ func TestAccTemplateCreateAfterLostStateRebuildsOtherInputs(t *testing.T) {
 func TestAccTemplateConcurrentCreatesOfOneTemplate(t *testing.T) {
 	emu := newE2B(t)
 	emu.HangBuild("py")
-	secondJoined := func() bool { // it registered too, or looked for a running build of its inputs
-		return emu.CountRequests("POST", "/v3/templates") == 2 || slices.ContainsFunc(emu.Requests(),
-			func(r e2bemu.Request) bool { return strings.HasSuffix(r.Path, "/tags") })
-	}
-	go func() { // release once a build runs and the second create has joined
-		for !secondJoined() || emu.CountRequests("POST", "/v2/templates/") < 1 {
+	go func() { // release once the race is decided, however slowly the two creates run
+		for !oneBuildLeft(emu, "py") {
 			time.Sleep(5 * time.Millisecond)
 		}
-		time.Sleep(50 * time.Millisecond)
 		emu.ReleaseBuild("py")
 	}()
 	config := e2bProvider(emu) + `
@@ -105,7 +99,7 @@ resource "sandbox_template" "b" {
   image       = "e2bdev/code-interpreter:latest"
 }
 `
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: config,
@@ -131,4 +125,33 @@ resource "sandbox_template" "b" {
 			},
 		}},
 	})
+}
+
+// oneBuildLeft tells whether the race of two creates of template is decided: one build runs, none
+// waits to start, and a create whose own build lost has looked at the template's builds since that
+// one started (waitForConcurrentBuilds), so it waits for it instead of building again.
+func oneBuildLeft(emu *e2bemu.Server, template string) bool {
+	info, ok := emu.Template(template)
+	if !ok {
+		return false
+	}
+	running := ""
+	for _, b := range info.Builds {
+		switch {
+		case b.Status == "waiting", b.Status == "building" && running != "":
+			return false
+		case b.Status == "building":
+			running = b.BuildID
+		}
+	}
+	started := false
+	for _, r := range emu.Requests() {
+		switch {
+		case r.Method == "POST" && strings.HasSuffix(r.Path, "/builds/"+running):
+			started = true
+		case started && r.Method == "GET" && r.Path == "/templates/"+info.TemplateID:
+			return true
+		}
+	}
+	return false
 }

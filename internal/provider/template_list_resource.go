@@ -79,7 +79,7 @@ func (r *templateListResource) names(ctx context.Context, cfg templateListConfig
 	}
 	builder, err := r.backends.Builder(ctx, cfg.Backend.ValueString())
 	if err != nil {
-		diags.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
+		diags.Append(notConfigured(err))
 		return nil, diags
 	}
 	lister, ok := builder.(builders.Lister)

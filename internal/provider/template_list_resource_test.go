@@ -107,11 +107,10 @@ list "sandbox_template" "all" {
 }
 
 // TestAccTemplateListUnconfiguredBackend: listing a backend the provider has no settings for
-// fails, naming the missing setting. Not parallel: it clears OpenSandbox's environment variables.
+// fails, naming the missing setting.
 func TestAccTemplateListUnconfiguredBackend(t *testing.T) {
 	emu := newE2B(t)
-	t.Setenv("OPEN_SANDBOX_DOMAIN", "")
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{

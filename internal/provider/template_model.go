@@ -122,21 +122,19 @@ func (m *templateModel) setResult(result builders.TemplateBuildResult, at time.T
 	m.setStepsOutputs()
 }
 
-// resultAttributes are what a build sets: unknown in a plan that rebuilds.
-var resultAttributes = []string{"status", "detail", "stage", "logs", "last_built_at", "build_id", "build_ref"}
+// unknownResult marks what a build sets as known only after apply.
+func (m *templateModel) unknownResult() {
+	m.Status, m.Detail, m.Stage, m.LastBuiltAt, m.BuildID =
+		types.StringUnknown(), types.StringUnknown(), types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
+	m.Logs, m.BuildRef = types.ListUnknown(types.StringType), types.ObjectUnknown(templateRefAttrTypes)
+}
 
-// planRebuild marks what a build sets as known only after apply.
+// planRebuild marks, in a plan already made, what a build sets as known only after apply.
 func planRebuild(ctx context.Context, resp *resource.ModifyPlanResponse) {
-	for _, name := range resultAttributes {
-		var unknown attr.Value = types.StringUnknown()
-		switch name {
-		case "logs":
-			unknown = types.ListUnknown(types.StringType)
-		case "build_ref":
-			unknown = types.ObjectUnknown(templateRefAttrTypes)
-		}
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), unknown)...)
-	}
+	var plan templateModel
+	resp.Diagnostics.Append(readModel(ctx, resp.Plan.Raw, &plan)...)
+	plan.unknownResult()
+	resp.Diagnostics.Append(writeModel(ctx, plan, &resp.Plan.Raw)...)
 }
 
 // setPending records a create still waiting for its build: the template exists.

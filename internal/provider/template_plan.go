@@ -46,63 +46,95 @@ func unchanged(ctx context.Context, req resource.ModifyPlanRequest) bool {
 	return status.ValueString() != string(builders.StatusFailed)
 }
 
-// ModifyPlan fails the plan when the chosen backend is not configured (a setting Terraform will
-// know only at apply counts as configured), and keeps the build outcome known when an update will
-// not rebuild, so such plans show only what really changes.
+// ModifyPlan plans what the schema does not: id, template_ref and sandbox_entrypoint where
+// they are known, replacement when backend or template_id changes, and the build outcome: known (the
+// state's) when an update will not rebuild, so such plans show only what really changes, unknown when
+// it will. It fails the plan when the chosen backend is not configured (a setting Terraform will know
+// only at apply counts as configured). It reads the plan once and sets it once: each GetAttribute and
+// SetAttribute walks the schema (BenchmarkTemplatePlanRPCs).
 func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || r.backends == nil {
-		return // destroy, or provider not configured yet
+	if req.Plan.Raw.IsNull() {
+		return // destroy
 	}
-	defer r.planImageDigest(ctx, req, resp) // last: it adjusts the plan the rest made
-	if unchanged(ctx, req) {
-		return
-	}
-	// Two attributes decide a create's checks: the whole model is decoded only for an update
-	// (BenchmarkTemplatePlanRPCs: 8% fewer allocations per planned create).
-	var backend, templateID types.String
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("backend"), &backend)...)
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("template_id"), &templateID)...)
-	if resp.Diagnostics.HasError() || backend.IsUnknown() {
-		return
-	}
-	builder, err := r.backends.Builder(ctx, backend.ValueString())
-	if err != nil && !knownLater(err) {
-		resp.Diagnostics.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
-		return
-	}
-	if err == nil {
-		checkBuildTimeout(ctx, builder, req.State.Raw.IsNull(), req, resp)
-	}
-	if req.State.Raw.IsNull() {
-		if descriptor, err := backends.Named(backend.ValueString()); err == nil && descriptor.Builds() && !templateID.IsUnknown() {
-			ref := builders.TemplateRef{Provider: descriptor.Name, Value: templateID.ValueString()}
-			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("template_ref"), templateRefValue(&ref))...)
-		}
-		return
-	}
-	var plan, state templateModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	lc, diags := lifecycleOf(ctx, state, req.Private)
-	resp.Diagnostics.Append(diags...)
-	keep := keepsBuild(lc, plan, state)
+	var plan templateModel
+	resp.Diagnostics.Append(readModel(ctx, req.Plan.Raw, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if keep && buildInputsChanged(plan, state) && builder != nil { // adopting an import
-		keep = adoptsImport(ctx, builder, plan, resp)
+	if r.backends != nil && plan.ImageDigestCheck.ValueString() != digestCheckOff {
+		defer r.planImageDigest(ctx, req, resp) // last: it adjusts the plan the rest made
+	}
+	if unchanged(ctx, req) {
+		return
+	}
+	var state templateModel
+	creating := req.State.Raw.IsNull()
+	if !creating {
+		resp.Diagnostics.Append(readModel(ctx, req.State.Raw, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		for _, name := range []string{"backend", "template_id"} { // another backend or id is another template
+			if !plan.attribute(name).Equal(state.attribute(name)) {
+				resp.RequiresReplace.Append(path.Root(name))
+			}
+		}
+		// The template keeps its id and reference through an update: a rebuild changes neither.
+		plan.ID, plan.TemplateRef = state.ID, state.TemplateRef
+	}
+	if !plan.Backend.IsUnknown() && !plan.StartCmd.IsUnknown() {
+		plan.SandboxEntrypoint = sandboxEntrypointValue(plan.Backend, plan.StartCmd) // else known at apply (setResult)
+	}
+	if plan.ImageDigestCheck.ValueString() == digestCheckOff {
+		plan.ImageDigest = types.StringNull() // no check, no digest
+	}
+	if r.backends != nil {
+		r.planBuild(ctx, req, creating, &plan, state, resp)
+	}
+	resp.Diagnostics.Append(writeModel(ctx, plan, &resp.Plan.Raw)...)
+}
+
+// planBuild checks the backend and decides what the build outcome plans as: the template_ref of a
+// create; for an update, the state's outcome when it keeps the build, unknown when it rebuilds (the
+// framework plans it unknown only when the configuration changed, not when only the served build,
+// a failed record or the files of file steps ask for the build).
+func (r *templateResource) planBuild(ctx context.Context, req resource.ModifyPlanRequest, creating bool, plan *templateModel, state templateModel,
+	resp *resource.ModifyPlanResponse) {
+	if plan.Backend.IsUnknown() {
+		return
+	}
+	builder, err := r.backends.Builder(ctx, plan.Backend.ValueString())
+	if err != nil && !knownLater(err) {
+		resp.Diagnostics.Append(notConfigured(err))
+		return
+	}
+	if err == nil {
+		checkBuildTimeout(ctx, builder, creating, plan.Timeouts, resp)
+	}
+	if creating {
+		if descriptor, err := backends.Named(plan.Backend.ValueString()); err == nil && descriptor.Builds() && !plan.TemplateID.IsUnknown() {
+			plan.TemplateRef = templateRefValue(&builders.TemplateRef{Provider: descriptor.Name, Value: plan.TemplateID.ValueString()})
+		}
+		return
+	}
+	lc, diags := lifecycleOf(ctx, state, req.Private)
+	resp.Diagnostics.Append(diags...)
+	keep := keepsBuild(lc, *plan, state)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if keep && buildInputsChanged(*plan, state) && builder != nil { // adopting an import
+		keep = adoptsImport(ctx, builder, *plan, resp)
 	}
 	if lc == lifecycleSuperseded {
 		resp.Diagnostics.AddAttributeWarning(path.Root("build_id"), "Template serves another build",
 			fmt.Sprintf("Template %q now serves build %s, not build %s that this resource made: another configuration or a "+
 				"manual build replaced it. This apply rebuilds it from this configuration.",
-				templateID.ValueString(), supersededBy(ctx, req.Private), state.BuildID.ValueString()))
+				plan.TemplateID.ValueString(), supersededBy(ctx, req.Private), state.BuildID.ValueString()))
 	}
-	switch {
-	case keep:
+	if keep {
 		plan.copyResult(state)
-		resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
-	default: // a rebuild: the framework plans its results unknown only when the configuration changed,
-		planRebuild(ctx, resp) // not when only the served build or the files of file steps did
+	} else {
+		plan.unknownResult()
 	}
 }

@@ -14,13 +14,9 @@ import (
 // checkBuildTimeout refuses at plan time a create or update timeout the backend's server would
 // cut short (an OpenSandbox builder sandbox lives at most max_sandbox_timeout_seconds), instead
 // of failing that build at apply.
-func checkBuildTimeout(ctx context.Context, b builders.Builder, creating bool, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+func checkBuildTimeout(ctx context.Context, b builders.Builder, creating bool, t timeouts.Value, resp *resource.ModifyPlanResponse) {
 	checker, ok := b.(builders.BuildTimeoutChecker)
 	if !ok {
-		return
-	}
-	var t timeouts.Value
-	if diags := req.Plan.GetAttribute(ctx, path.Root("timeouts"), &t); diags.HasError() {
 		return
 	}
 	budget, diags := t.Update(ctx, mustDuration(defaultUpdateTimeout))

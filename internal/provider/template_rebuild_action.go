@@ -158,7 +158,7 @@ func (a *templateRebuildAction) Invoke(ctx context.Context, req action.InvokeReq
 	spec.ForceRebuild = true
 	builder, err := a.backends.Builder(ctx, cfg.Backend.ValueString())
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
+		resp.Diagnostics.Append(notConfigured(err))
 		return
 	}
 	var mu sync.Mutex // builders report from their own goroutines

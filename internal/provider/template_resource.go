@@ -44,8 +44,8 @@ func (r *templateResource) Configure(_ context.Context, req resource.ConfigureRe
 
 func (r *templateResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan, config templateModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	resp.Diagnostics.Append(readModel(ctx, req.Plan.Raw, &plan)...)
+	resp.Diagnostics.Append(readModel(ctx, req.Config.Raw, &config)...)
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, plan.Backend, plan.TemplateID)...)
 	timeout, diags := plan.Timeouts.Create(ctx, mustDuration(defaultCreateTimeout))
 	resp.Diagnostics.Append(diags...)
@@ -61,9 +61,9 @@ func (r *templateResource) Create(ctx context.Context, req resource.CreateReques
 
 func (r *templateResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, config, state templateModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(readModel(ctx, req.Plan.Raw, &plan)...)
+	resp.Diagnostics.Append(readModel(ctx, req.Config.Raw, &config)...)
+	resp.Diagnostics.Append(readModel(ctx, req.State.Raw, &state)...)
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, plan.Backend, plan.TemplateID)...)
 	lc, diags := lifecycleOf(ctx, state, req.Private)
 	resp.Diagnostics.Append(diags...)
@@ -77,7 +77,7 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 		if !r.retag(ctx, plan, state, &resp.Diagnostics) {
 			plan.Tags, plan.Candidate = state.Tags, state.Candidate // the next plan tries again
 		}
-		resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+		resp.Diagnostics.Append(writeModel(ctx, plan, &resp.State.Raw)...)
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
 		return
 	}
@@ -102,7 +102,7 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 		plan.setResult(result, r.now())
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateSuperseded, nil)...)
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	resp.Diagnostics.Append(writeModel(ctx, plan, &resp.State.Raw)...)
 }
 
 // prepare opens the plan's backend and maps the plan onto the spec to build, pinned to the
@@ -110,7 +110,7 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 func (r *templateResource) prepare(ctx context.Context, plan *templateModel, config templateModel, diags *diag.Diagnostics) (builders.Builder, builders.TemplateSpec) {
 	builder, err := r.backends.Builder(ctx, plan.Backend.ValueString())
 	if err != nil {
-		diags.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
+		diags.Append(notConfigured(err))
 		return nil, builders.TemplateSpec{}
 	}
 	spec, specDiags := plan.spec(ctx, config)
@@ -157,7 +157,7 @@ func failureDetail(result builders.TemplateBuildResult) string {
 
 func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state templateModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(readModel(ctx, req.State.Raw, &state)...)
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, state.Backend, state.TemplateID)...)
 	lc, diags := lifecycleOf(ctx, state, req.Private)
 	resp.Diagnostics.Append(diags...)
@@ -170,7 +170,7 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 	}
 	builder, err := r.backends.Builder(ctx, state.Backend.ValueString())
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
+		resp.Diagnostics.Append(notConfigured(err))
 		return
 	}
 	ctx, cancel := r.backends.readContext(ctx)
@@ -207,12 +207,12 @@ func (r *templateResource) recheckUnsupported(ctx context.Context, state templat
 	state.setResult(builders.TemplateBuildResult{Status: builders.StatusSkipped,
 		TemplateRef: &builders.TemplateRef{Provider: builder.Backend().Name, Value: state.TemplateID.ValueString()},
 		Detail:      "usable since it was recorded UNSUPPORTED; nothing was built"}, r.now())
-	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+	resp.Diagnostics.Append(writeModel(ctx, state, &resp.State.Raw)...)
 }
 
 func (r *templateResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state templateModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(readModel(ctx, req.State.Raw, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -222,7 +222,7 @@ func (r *templateResource) Delete(ctx context.Context, req resource.DeleteReques
 	}
 	builder, err := r.backends.Builder(ctx, state.Backend.ValueString())
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
+		resp.Diagnostics.Append(notConfigured(err))
 		return
 	}
 	lc, diags := lifecycleOf(ctx, state, req.Private)
@@ -251,14 +251,14 @@ func (r *templateResource) Delete(ctx context.Context, req resource.DeleteReques
 	}
 }
 
-// ImportState takes "<template_id>" (a template of the first backend listed, E2B) or
+// ImportState takes "<template_id>" (a template of backends.ImportDefault, E2B) or
 // "<backend>/<template_id>", or an identity. The state records the template as found usable (the
 // read that follows removes it when it is not), and the import flag lets the first update adopt
 // the configured inputs.
 func (r *templateResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	id, diags := importID(ctx, req)
 	resp.Diagnostics.Append(diags...)
-	backend, templateID := string(backends.All[0].Name), id
+	backend, templateID := string(backends.ImportDefault.Name), id
 	if before, after, found := strings.Cut(id, "/"); found {
 		backend, templateID = before, after
 	}

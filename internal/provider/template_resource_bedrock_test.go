@@ -19,10 +19,9 @@ const (
 	testAWSSecret = "provider-test-aws-secret"
 )
 
-// newAWS starts the AWS emulator and points the SDK's default chain at fake, isolated credentials.
+// newAWS starts an AWS emulator that accepts the key pair TestMain gives the SDK's default chain.
 func newAWS(t *testing.T) *awsemu.Emulator {
 	t.Helper()
-	awsemu.IsolateSDK(t, map[string]string{"AWS_ACCESS_KEY_ID": testAWSKeyID, "AWS_SECRET_ACCESS_KEY": testAWSSecret})
 	return awsemu.NewTestServer(t, awsemu.Options{AccessKeyID: testAWSKeyID, SecretAccessKey: testAWSSecret})
 }
 
@@ -47,7 +46,7 @@ resource "sandbox_template" "py" {
 func TestAccTemplateBedrockReadyInterpreterIsSkipped(t *testing.T) {
 	emu := newAWS(t)
 	emu.SeedCodeInterpreter("analysis-a1b2c3d4e5", "READY")
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: bedrockConfig(emu, "analysis-a1b2c3d4e5"),
@@ -63,7 +62,7 @@ func TestAccTemplateBedrockReadyInterpreterIsSkipped(t *testing.T) {
 func TestAccTemplateBedrockUnsupported(t *testing.T) {
 	emu := newAWS(t)
 	config := bedrockConfig(emu, "missing-a1b2c3d4e5")
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -86,7 +85,7 @@ func TestAccTemplateBedrockUnsupported(t *testing.T) {
 // 404 for it (the emulator does: it was never seeded), with no request to AWS.
 func TestAccTemplateBedrockSystemInterpreterIsSkipped(t *testing.T) {
 	emu := newAWS(t)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: bedrockConfig(emu, awsemu.SystemCodeInterpreterID),
@@ -111,7 +110,7 @@ func TestAccTemplateBedrockUnsupportedBecomesSkippedOnRefresh(t *testing.T) {
 	emu := newAWS(t)
 	const id = "later-a1b2c3d4e5"
 	config := bedrockConfig(emu, id)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -142,7 +141,7 @@ func TestAccTemplateBedrockFailedRecheckKeepsUnsupported(t *testing.T) {
 	unsupported := []statecheck.StateCheck{
 		statecheck.ExpectKnownValue(resourceName, tfjsonpath.New("status"), knownvalue.StringExact("UNSUPPORTED")),
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: config, ConfigStateChecks: unsupported},
@@ -169,7 +168,7 @@ func TestAccTemplateBedrockFailedRecheckKeepsUnsupported(t *testing.T) {
 
 func TestAccTemplateBedrockWithoutRegionFailsAtPlan(t *testing.T) {
 	newAWS(t)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: `

@@ -22,7 +22,7 @@ func TestAccTemplateE2BFailedBuildIsFailed(t *testing.T) {
 	emu := newE2B(t)
 	emu.FailBuild("py", "pip install exited with code 1")
 	config := e2bTemplate(emu, `  image = "e2bdev/code-interpreter:latest"`)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: config, ExpectError: expectError(`(?s)Template build failed at stage TEMPLATE_BUILD.*pip install exited with code 1`)},
@@ -43,7 +43,7 @@ func TestAccTemplateE2BFailedBuildIsFailed(t *testing.T) {
 // start_cmd = "" builds the same image with no start command sent.
 func TestAccTemplateE2BDefaultStartCommand(t *testing.T) {
 	emu := newE2B(t)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -75,7 +75,7 @@ func TestAccTemplateE2BBuildLimitIsWaitedOut(t *testing.T) {
 	emu := newE2B(t)
 	emu.SetBuildConcurrency(5)
 	emu.SetBuildDuration(200 * time.Millisecond)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: e2bProvider(emu) + `
@@ -109,7 +109,7 @@ func TestAccTemplateE2BTimedOutUpdateIsRecordedAndAdopted(t *testing.T) {
   timeouts = { update = %q }
 `, pkg, timeout))
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: withPackages("pkg-a==1.0", "30m"), Check: buildsAre(emu, 1)},

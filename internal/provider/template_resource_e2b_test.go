@@ -39,7 +39,7 @@ func buildsAre(emu *e2bemu.Server, want int) resource.TestCheckFunc {
 
 func TestAccTemplateE2BLifecycle(t *testing.T) {
 	emu := newE2B(t)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		CheckDestroy: func(*terraform.State) error {
 			if _, ok := emu.Template("py"); ok {
@@ -123,7 +123,7 @@ func TestAccTemplateE2BLifecycle(t *testing.T) {
 func TestAccTemplateE2BOutOfBandDeleteRecreates(t *testing.T) {
 	emu := newE2B(t)
 	config := e2bTemplate(emu, `  image = "e2bdev/code-interpreter:latest"`)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: config, Check: buildsAre(emu, 1)},
@@ -155,7 +155,7 @@ resource "sandbox_template" "many" {
 }
 `, templates)
 	var before int
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: config, Check: buildsAre(emu, templates)},
@@ -181,7 +181,7 @@ resource "sandbox_template" "many" {
 // backend unconfigured, and the apply, by when the key is known, builds.
 func TestAccTemplateE2BAPIKeyKnownOnlyAtApply(t *testing.T) {
 	emu := newE2B(t)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: fmt.Sprintf(`
@@ -218,7 +218,7 @@ func TestAccTemplateE2BNeverAdoptsAnotherTeamsTemplate(t *testing.T) {
 	emu := newE2B(t)
 	emu.SeedForeignTemplate("py", true)
 	config := e2bTemplate(emu, `  image = "e2bdev/code-interpreter:latest"`)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: config, ResourceName: resourceName, ImportState: true, ImportStateId: "e2b/py",
@@ -235,7 +235,7 @@ func TestAccTemplateE2BNeverAdoptsAnotherTeamsTemplate(t *testing.T) {
 
 func TestAccTemplateE2BKeepRemotely(t *testing.T) {
 	emu := newE2B(t)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		CheckDestroy: func(*terraform.State) error {
 			if _, ok := emu.Template("py"); !ok {
@@ -254,7 +254,7 @@ func TestAccTemplateE2BKeepRemotely(t *testing.T) {
 // same inputs: it is adopted (SKIPPED), not built. One another tool built, which records no inputs,
 // is rebuilt instead: adopting it would record inputs it may not have been built from.
 func TestAccTemplateE2BSkipsUsableTemplate(t *testing.T) {
-	emu := newParallelE2B(t)
+	emu := newE2B(t)
 	kept := e2bTemplate(emu, "  image         = \"e2bdev/code-interpreter:latest\"\n  keep_remotely = true\n")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
@@ -272,7 +272,7 @@ func TestAccTemplateE2BSkipsUsableTemplate(t *testing.T) {
 }
 
 func TestAccTemplateE2BRebuildsATemplateAnotherToolBuilt(t *testing.T) {
-	emu := newParallelE2B(t)
+	emu := newE2B(t)
 	emu.SeedReadyTemplate("py")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
@@ -288,7 +288,7 @@ func TestAccTemplateE2BRebuildsATemplateAnotherToolBuilt(t *testing.T) {
 func TestAccTemplateE2BFailedBuild(t *testing.T) {
 	emu := newE2B(t)
 	emu.FailBuild("py", "pip install failed: no matching distribution for numpyy")
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: e2bTemplate(emu, `
@@ -303,7 +303,7 @@ func TestAccTemplateE2BFailedBuild(t *testing.T) {
 func TestAccTemplateE2BWriteOnlySecretNeverInState(t *testing.T) {
 	emu := newE2B(t)
 	const secret = "wo-registry-password-5f1c"
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		Steps: []resource.TestStep{{
@@ -334,7 +334,7 @@ func TestAccTemplateE2BWriteOnlySecretNeverInState(t *testing.T) {
 
 func TestAccTemplateE2BSensitivePasswordOnOlderCLIs(t *testing.T) {
 	emu := newE2B(t)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: e2bTemplate(emu, `
@@ -360,7 +360,7 @@ func TestAccTemplateE2BSensitivePasswordOnOlderCLIs(t *testing.T) {
 func TestAccTemplateDataSource(t *testing.T) {
 	emu := newE2B(t)
 	emu.SeedReadyTemplate("shared")
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -389,7 +389,7 @@ data "sandbox_template" "missing" {
 func TestAccTemplateImportBlock(t *testing.T) {
 	emu := newE2B(t)
 	emu.SeedReadyTemplate("py")
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_5_0)},
 		Steps: []resource.TestStep{{

@@ -17,7 +17,7 @@ import (
 func TestAccTemplateSurvivesAFlakyAPI(t *testing.T) {
 	emu := newE2B(t)
 	emu.SetFaults(e2bemu.Faults{Rate: 0.3, Seed: 42})
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: e2bTemplate(emu, `
@@ -44,7 +44,7 @@ func TestAccTemplateRecoversFromALostConnection(t *testing.T) {
 	emu.HangBuild("py")
 	emu.DropConnectionsDuringBuild("py", 1000)
 	config := e2bTemplate(emu, `  image = "e2bdev/code-interpreter:latest"`)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: config, ExpectError: expectError(`Template build failed at stage TEMPLATE_BUILD`)},
@@ -68,7 +68,7 @@ func TestAccTemplateRecoversFromALostConnection(t *testing.T) {
 func TestAccTemplateCreateTimeout(t *testing.T) {
 	emu := newE2B(t)
 	emu.HangBuild("py")
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -94,7 +94,7 @@ func TestAccTemplateCreateTimeout(t *testing.T) {
 func TestAccTemplateLostConnectionButBuildFinished(t *testing.T) {
 	emu := newE2B(t)
 	emu.DropConnectionsDuringBuild("py", 1000)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: e2bTemplate(emu, `  image = "e2bdev/code-interpreter:latest"`),

@@ -25,9 +25,6 @@ const testOpenSandboxAPIKey = "osb-test-key"
 
 func newOpenSandbox(t *testing.T, opts opensandboxemu.Options) *opensandboxemu.Server {
 	t.Helper()
-	for _, env := range []string{"OPEN_SANDBOX_API_KEY", "OPEN_SANDBOX_DOMAIN", "OPEN_SANDBOX_PROTOCOL"} {
-		t.Setenv(env, "")
-	}
 	opts.APIKey = testOpenSandboxAPIKey
 	return opensandboxemu.NewTestServer(t, opts)
 }
@@ -87,7 +84,7 @@ func readySnapshots(osb *opensandboxemu.Server) int {
 
 func TestAccTemplateOpenSandboxLifecycle(t *testing.T) {
 	osb := newOpenSandbox(t, opensandboxemu.Options{})
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		CheckDestroy: func(*terraform.State) error {
 			if n := readySnapshots(osb); n != 0 {
@@ -130,7 +127,7 @@ func TestAccTemplateOpenSandboxECRLogin(t *testing.T) {
 	osb := newOpenSandbox(t, opensandboxemu.Options{
 		PrivateImages: map[string]opensandboxemu.ImageAuth{image: {Username: "AWS", Password: "ecr-token-password"}},
 	})
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: openSandboxConfig(osb, aws, fmt.Sprintf(`
@@ -157,7 +154,7 @@ func TestAccTemplateOpenSandboxECRLogin(t *testing.T) {
 
 func TestAccTemplateOpenSandboxPullFailure(t *testing.T) {
 	osb := newOpenSandbox(t, opensandboxemu.Options{UnpullableImages: []string{"ghcr.io/org/missing:1"}})
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      openSandboxConfig(osb, nil, `  image = "ghcr.io/org/missing:1"`),
@@ -179,7 +176,7 @@ func TestAccTemplateOpenSandboxGCPLogin(t *testing.T) {
 		t.Fatal(err)
 	}
 	osb := newOpenSandbox(t, opensandboxemu.Options{})
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -232,7 +229,7 @@ func words(message string) *regexp.Regexp {
 // image cannot run; the sandbox ends, and the error says what was used and what to set.
 func TestAccTemplateOpenSandboxDefaultEntrypointOnAnOrdinaryImage(t *testing.T) {
 	osb := newOpenSandbox(t, opensandboxemu.Options{})
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -268,7 +265,7 @@ func TestAccTemplateOpenSandboxSandboxEntrypoint(t *testing.T) {
 			return nil
 		}
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -303,7 +300,7 @@ resource "sandbox_template" "twin" {
   image       = "opensandbox/code-interpreter:v1.1.0"
 }
 `
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: config,
@@ -332,7 +329,7 @@ func TestAccTemplateOpenSandboxTimeoutCap(t *testing.T) {
 `, createTimeout))
 		return strings.Replace(config, "opensandbox {", fmt.Sprintf("opensandbox {\n    max_sandbox_timeout_seconds = %d", limit), 1)
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: withCap(59, "20m"), PlanOnly: true, ExpectError: words(`max_sandbox_timeout_seconds`)},

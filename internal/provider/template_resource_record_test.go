@@ -17,12 +17,6 @@ import (
 // Acceptance tests of the promise that state says what sandboxes start from (issue 19): each case
 // once recorded a build input that E2B was not serving.
 
-// newParallelE2B is an E2B emulator for a test that runs in parallel (the backends' environment
-// fallbacks are cleared by the make targets, not per test).
-func newParallelE2B(t *testing.T) *e2bemu.Server {
-	return e2bemu.NewTestServer(t, e2bemu.Options{APIKey: testE2BAPIKey})
-}
-
 // servedRuns is a check that the build sandboxes of template py start from (the newest build tagged
 // default that is ready, get_template_with_build_by_tag.sql) ran exactly these RUN steps.
 func servedRuns(emu *e2bemu.Server, want ...string) resource.TestCheckFunc {
@@ -69,7 +63,7 @@ func ciTemplateWithPackage(emu *e2bemu.Server, pkg, updateTimeout string) string
 // TestAccTemplateRebuildTriggersRebuild: a changed rebuild_triggers value rebuilds; it once planned
 // an update that adopted the build made for the old value and built nothing.
 func TestAccTemplateRebuildTriggersRebuild(t *testing.T) {
-	emu := newParallelE2B(t)
+	emu := newE2B(t)
 	withTrigger := func(value string) string {
 		return e2bTemplate(emu, fmt.Sprintf(`
   image            = "e2bdev/code-interpreter:latest"
@@ -90,7 +84,7 @@ func TestAccTemplateRebuildTriggersRebuild(t *testing.T) {
 // tagged the failed build default and inputs-<pkg-b> when it was requested, while sandboxes still
 // start from pkg-a. The same apply again must build pkg-b, not record it as adopted.
 func TestAccTemplateE2BFailedUpdateIsRetriedNotAdopted(t *testing.T) {
-	emu := newParallelE2B(t)
+	emu := newE2B(t)
 	withPackage := func(pkg string) string { return ciTemplateWithPackage(emu, pkg, "30m") }
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
@@ -117,7 +111,7 @@ func TestAccTemplateE2BFailedUpdateIsRetriedNotAdopted(t *testing.T) {
 func TestAccTemplateE2BRetryWaitsForTheRunningBuild(t *testing.T) {
 	for _, runningFails := range []bool{false, true} {
 		t.Run(fmt.Sprintf("running build fails: %v", runningFails), func(t *testing.T) {
-			emu := newParallelE2B(t)
+			emu := newE2B(t)
 			withPackage := func(pkg, timeout string) string { return ciTemplateWithPackage(emu, pkg, timeout) }
 			// Adopting the running build builds nothing: SKIPPED. Building again after it failed: SUCCESS.
 			builds, runs, status := 2, "pip install pkg-b root", "SKIPPED"
@@ -156,7 +150,7 @@ func TestAccTemplateE2BRetryWaitsForTheRunningBuild(t *testing.T) {
 // design's default for builds from image; a Dockerfile without CMD once got it and failed at its
 // start command on any image but E2B's own.
 func TestAccTemplateE2BDockerfileWithoutCMDStartsNothing(t *testing.T) {
-	emu := newParallelE2B(t)
+	emu := newE2B(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -176,7 +170,7 @@ func TestAccTemplateE2BDockerfileWithoutCMDStartsNothing(t *testing.T) {
 // configuration goes back to pkg-a. State records FAILED, so the plan is not empty: the apply confirms
 // that pkg-a's build still serves the template (no build) and records SKIPPED; then the plan is empty.
 func TestAccTemplateE2BFailedUpdateRevertedIsConfirmed(t *testing.T) {
-	emu := newParallelE2B(t)
+	emu := newE2B(t)
 	withPackage := func(pkg string) string { return ciTemplateWithPackage(emu, pkg, "30m") }
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
@@ -233,7 +227,7 @@ func TestAccTemplateOpenSandboxNewerSnapshotIsNoticed(t *testing.T) {
 // build recorded before it. Destroy deletes it; it was once kept, as an interrupted create's finished
 // build is, leaving a template no state records.
 func TestAccTemplateE2BDestroyAfterAFailedUpdateDeletes(t *testing.T) {
-	emu := newParallelE2B(t)
+	emu := newE2B(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		CheckDestroy: func(*terraform.State) error {

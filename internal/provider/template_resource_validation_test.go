@@ -144,7 +144,7 @@ func TestAccTemplateRejectsBadConfigAtPlan(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			resource.Test(t, resource.TestCase{
+			resource.ParallelTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: protoV6ProviderFactories,
 				Steps: []resource.TestStep{{
 					Config:      e2bProvider(emu) + "resource \"sandbox_template\" \"py\" {\n  " + tt.body + "\n}\n",
@@ -161,7 +161,7 @@ func TestAccTemplateRejectsBadConfigAtPlan(t *testing.T) {
 
 func TestAccTemplateUnconfiguredBackendFailsAtPlan(t *testing.T) {
 	newE2B(t) // clears E2B_* from the environment
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: `

@@ -9,9 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -33,16 +30,14 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 			"AgentCore code interpreter. Create builds it only when it is not already usable; a change to a build " +
 			"input rebuilds it in place. Hand `template_ref` to whatever starts sandboxes.",
 		Attributes: withTagAttributes(map[string]schema.Attribute{
-			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "Same as `template_id`.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+			// No plan modifiers: ModifyPlan does their work, in one pass over the plan.
+			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "Same as `template_id`."},
 			"backend": schema.StringAttribute{Required: true,
 				MarkdownDescription: "Sandbox backend: " + backtickList(backends.All) + ". (`provider` is a reserved name in Terraform.)",
-				Validators:          []validator.String{backendOneOf(backends.All)},
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+				Validators:          []validator.String{backendOneOf(backends.All)}},
 			"template_id": schema.StringAttribute{Required: true,
 				MarkdownDescription: "Template name: " + templateNames(backends.All) + ". " +
-					templateIDRules() + ". Changing it replaces the resource.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+					templateIDRules() + ". Changing it replaces the resource."},
 			"image": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "Container image to build from, e.g. `python:3.12` or a private ECR/GCR/registry image (see `registry_auth`)" + usedBy("image") + "."},
 			"registry_auth": registryAuthSchema(),
@@ -88,15 +83,13 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 				Attributes: map[string]schema.Attribute{
 					"provider": schema.StringAttribute{Computed: true, MarkdownDescription: "Backend the value belongs to."},
 					"value":    schema.StringAttribute{Computed: true, MarkdownDescription: "The template id: " + templateNames(backends.All) + "; never a raw snapshot id."},
-				},
-				PlanModifiers: []planmodifier.Object{objectplanmodifier.UseStateForUnknown()}},
+				}},
 			"sandbox_entrypoint": schema.ListAttribute{Computed: true, ElementType: types.StringType,
 				MarkdownDescription: "OpenSandbox: the `entrypoint` to pass when starting a sandbox from the snapshot. A snapshot keeps " +
 					"files, not processes: without an entrypoint a restored sandbox runs `tail -f /dev/null` and nothing else. It is " +
 					"the builder sandbox's: `[\"/opt/code-interpreter/code-interpreter.sh\"]` when `start_cmd` is unset, " +
 					"`[\"tail\", \"-f\", \"/dev/null\"]` for `start_cmd = \"\"`, else `[\"sh\", \"-c\", start_cmd]`. Known at plan " +
-					"time. Null for other backends.",
-				PlanModifiers: []planmodifier.List{sandboxEntrypointPlan{}}},
+					"time. Null for other backends."},
 			"status": schema.StringAttribute{Computed: true,
 				MarkdownDescription: "Outcome of the last build: `SUCCESS`, `SKIPPED` (already usable), `UNSUPPORTED` or `FAILED`."},
 			"detail": schema.StringAttribute{Computed: true, MarkdownDescription: "Human-readable detail of the last build."},

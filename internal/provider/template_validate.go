@@ -23,7 +23,7 @@ import (
 // (registry_auth's "exactly one" rules, timeouts), and the fields the backend ignores.
 func (r *templateResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg templateModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(readModel(ctx, req.Config.Raw, &cfg)...)
 	if resp.Diagnostics.HasError() || cfg.Backend.IsUnknown() || cfg.Backend.IsNull() {
 		return
 	}
@@ -34,7 +34,7 @@ func (r *templateResource) ValidateConfig(ctx context.Context, req resource.Vali
 	validateTimeouts(cfg, resp)
 	checkSpec(ctx, cfg, backend, &resp.Diagnostics)
 	for _, field := range builders.SpecFields {
-		if reason := backend.Ignored[field]; reason != "" && isSet(ctx, req, field) {
+		if reason := backend.Ignored[field]; reason != "" && isSet(cfg.attribute(field)) {
 			resp.Diagnostics.AddAttributeWarning(path.Root(field), "Ignored by the "+string(backend.Name)+" backend", field+" is ignored: "+reason+".")
 		}
 	}
@@ -135,12 +135,8 @@ func markUnknownSteps(steps types.List, unknown map[string]bool) {
 	}
 }
 
-// isSet tells whether the user wrote field in the configuration (defaults do not count).
-func isSet(ctx context.Context, req resource.ValidateConfigRequest, field string) bool {
-	var value attr.Value
-	diags := req.Config.GetAttribute(ctx, path.Root(field), &value)
-	return !diags.HasError() && value != nil && !value.IsNull()
-}
+// isSet tells whether the user wrote a configuration's value (defaults do not count).
+func isSet(value attr.Value) bool { return value != nil && !value.IsNull() }
 
 // validateTimeouts rejects what the timeouts block would only refuse at apply, or never: a
 // negative or zero duration ("-5m" expires every build at once) and text that is not a duration,

@@ -12,13 +12,16 @@ import (
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/registrylogin"
 )
 
-// All lists every backend, in documentation order. The first is the default of an import ID
-// that names no backend.
+// All lists every backend, in documentation order.
 var All = []*builders.Backend{
 	&e2b.Backend,
 	&opensandbox.Backend,
 	&bedrock.Backend,
 }
+
+// ImportDefault is the backend of an import ID that names none ("<template_id>"), as the import
+// example (examples/resources/sandbox_template/import.sh) documents it.
+var ImportDefault = &e2b.Backend
 
 // SharedSettings are provider settings no single backend owns: ECR's endpoint serves every
 // registry login exchanged client side.

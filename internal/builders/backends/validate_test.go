@@ -1,6 +1,7 @@
 package backends
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/bedrock"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/e2b"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/opensandbox"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/awsemu"
 )
 
 func TestTemplateSpecValidation(t *testing.T) {
@@ -139,5 +141,37 @@ func TestDescriptorsAreComplete(t *testing.T) {
 			r.Tag(r.Live) != "" || r.TagProblem(r.Reserved+"x") == "") {
 			t.Errorf("%s: incomplete tag rules %+v (its live tag must be a valid tag, its reserved prefix refused)", b.Name, r)
 		}
+	}
+}
+
+// TestCapabilitiesMatchBuilders: what a descriptor says its backend can do is what its builder
+// does. Lists is true exactly when the builder is a builders.Lister; RegistryLogin exactly when
+// the backend cannot open without the provider's registry login exchanger (Env.RegistryLogin).
+func TestCapabilitiesMatchBuilders(t *testing.T) {
+	awsemu.IsolateSDK(t, nil) // bedrock's Open loads the AWS configuration: never the machine's own
+	settings := builders.Settings{Values: map[string]string{
+		"e2b.api_key": "key", "e2b.api_url": "http://127.0.0.1:1", "opensandbox.domain": "127.0.0.1:1", "aws.region": "us-east-1"}}
+	login := func(context.Context, string, builders.RegistryAuth) (string, builders.Secret, error) {
+		return "", builders.Secret{}, nil
+	}
+	for _, b := range All {
+		built, err := b.Open(t.Context(), builders.Env{Settings: settings, RegistryLogin: login})
+		if err != nil {
+			t.Fatalf("%s: Open with every setting: %v (give the test a value for the setting it names)", b.Name, err)
+		}
+		if _, lists := built.(builders.Lister); lists != b.Lists {
+			t.Errorf("%s: Lists = %v, but its builder is a builders.Lister: %v", b.Name, b.Lists, lists)
+		}
+		_, err = b.Open(t.Context(), builders.Env{Settings: settings})
+		if needsLogin := err != nil; needsLogin != b.RegistryLogin {
+			t.Errorf("%s: RegistryLogin = %v, but opening it without a registry login fails: %v (%v)", b.Name, b.RegistryLogin, needsLogin, err)
+		}
+	}
+}
+
+// TestImportDefaultIsListed: an import ID without a backend names one of All.
+func TestImportDefaultIsListed(t *testing.T) {
+	if !slices.Contains(All, ImportDefault) {
+		t.Errorf("ImportDefault %s is not in All", ImportDefault.Name)
 	}
 }

@@ -13,11 +13,11 @@ const Name builders.SandboxProvider = "bedrock"
 
 // Provider-block settings; anything unset comes from the AWS SDK's default chain.
 var (
-	settingRegion = builders.Setting{Path: "aws.region", Env: "AWS_REGION",
+	settingRegion = builders.Setting{Path: "aws.region", Env: "AWS_REGION", SDKEnv: true,
 		Description: "AWS region. Defaults to the AWS default chain (`AWS_REGION`, profile)."}
-	settingProfile = builders.Setting{Path: "aws.profile", Env: "AWS_PROFILE",
+	settingProfile = builders.Setting{Path: "aws.profile", Env: "AWS_PROFILE", SDKEnv: true,
 		Description: "Shared config profile. Defaults to `AWS_PROFILE`."}
-	settingEndpoint = builders.Setting{Path: "aws.endpoints.bedrockagentcore_control", Env: "AWS_ENDPOINT_URL_BEDROCK_AGENTCORE_CONTROL",
+	settingEndpoint = builders.Setting{Path: "aws.endpoints.bedrockagentcore_control", Env: "AWS_ENDPOINT_URL_BEDROCK_AGENTCORE_CONTROL", SDKEnv: true,
 		Description: "Bedrock AgentCore control-plane endpoint. Defaults to `AWS_ENDPOINT_URL_BEDROCK_AGENTCORE_CONTROL`."}
 )
 

@@ -41,17 +41,8 @@ var Backend = builders.Backend{
 func (b *Builder) Backend() *builders.Backend { return &Backend }
 
 func open(_ context.Context, env builders.Env) (builders.Builder, error) {
-	cfg := ConfigFromEnv()
-	set := func(dst *string, s builders.Setting) {
-		if v := env.Settings.String(s.Path); v != "" {
-			*dst = v
-		}
-	}
-	set(&cfg.Domain, settingDomain)
-	set(&cfg.APIURL, settingAPIURL)
-	if key := env.Settings.String(settingAPIKey.Path); key != "" {
-		cfg.APIKey = builders.NewSecret(key)
-	}
+	cfg := Config{Domain: env.Settings.String(settingDomain.Path), APIURL: env.Settings.String(settingAPIURL.Path),
+		APIKey: builders.NewSecret(env.Settings.String(settingAPIKey.Path))}
 	if cfg.APIKey.IsEmpty() {
 		return nil, builders.MissingSetting(Name, settingAPIKey, env.Settings)
 	}

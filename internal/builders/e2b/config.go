@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 
@@ -12,7 +11,7 @@ import (
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
-// Environment variables honoured by ConfigFromEnv; the names are the E2B SDKs'.
+// Environment variables the provider settings fall back to; the names are the E2B SDKs'.
 const (
 	EnvAPIKey = "E2B_API_KEY"
 	EnvDomain = "E2B_DOMAIN"
@@ -51,16 +50,6 @@ type Config struct {
 	MaxPollInterval time.Duration
 	// UserAgent is sent with every request; empty means DefaultUserAgent.
 	UserAgent string
-}
-
-// ConfigFromEnv returns a Config from E2B_API_KEY, E2B_DOMAIN and E2B_API_URL. Unset variables
-// leave their fields empty, for the provider to fill from its own configuration.
-func ConfigFromEnv() Config {
-	cfg := Config{Domain: os.Getenv(EnvDomain), APIURL: os.Getenv(EnvAPIURL)}
-	if key := os.Getenv(EnvAPIKey); key != "" {
-		cfg.APIKey = builders.NewSecret(key)
-	}
-	return cfg
 }
 
 // apiURL resolves APIURL, or https://api.<Domain> as the SDKs' ConnectionConfig does.

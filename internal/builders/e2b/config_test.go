@@ -27,20 +27,6 @@ func TestAPIURL(t *testing.T) {
 	}
 }
 
-func TestConfigFromEnv(t *testing.T) {
-	t.Setenv(EnvAPIKey, "e2b_env_key")
-	t.Setenv(EnvDomain, "e2b.example.com")
-	t.Setenv(EnvAPIURL, "")
-	cfg := ConfigFromEnv()
-	if cfg.APIKey.Reveal() != "e2b_env_key" || cfg.Domain != "e2b.example.com" || cfg.APIURL != "" {
-		t.Errorf("ConfigFromEnv = %+v", cfg)
-	}
-	t.Setenv(EnvAPIKey, "")
-	if !ConfigFromEnv().APIKey.IsEmpty() {
-		t.Error("an empty E2B_API_KEY must leave the key unset")
-	}
-}
-
 func TestNewRequiresAnAPIKey(t *testing.T) {
 	_, err := New(Config{})
 	if !errors.Is(err, ErrNoAPIKey) || builders.StageOf(err, "") != builders.StageValidation || !strings.Contains(err.Error(), "E2B_API_KEY") {

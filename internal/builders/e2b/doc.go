@@ -15,5 +15,6 @@
 // The template reference is the alias (template_id). It is usable when the alias resolves and
 // the template has at least one tag, which E2B assigns only when a build succeeds.
 //
-// Environment: ConfigFromEnv reads E2B_API_KEY, E2B_DOMAIN and E2B_API_URL, as the E2B SDKs do.
+// Environment: the provider's settings fall back to E2B_API_KEY, E2B_DOMAIN and E2B_API_URL, as the
+// E2B SDKs do (Backend.Settings); this package reads no environment variable.
 package e2b

@@ -2,6 +2,7 @@ package opensandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -14,7 +15,7 @@ const Name builders.SandboxProvider = "opensandbox"
 
 // Provider-block settings, each falling back to the environment variable of OpenSandbox's SDKs.
 var (
-	settingDomain = builders.Setting{Path: "opensandbox.domain", Env: EnvDomain,
+	settingDomain = builders.Setting{Path: "opensandbox.domain", Env: EnvDomain, EnvValue: domainFromEnv,
 		Description: "OpenSandbox server, as `host:port` or a URL. Defaults to `" + EnvDomain + "`."}
 	settingAPIKey = builders.Setting{Path: "opensandbox.api_key", Env: EnvAPIKey, Sensitive: true,
 		Description: "OpenSandbox API key. Defaults to `" + EnvAPIKey + "`."}
@@ -49,22 +50,27 @@ var Backend = builders.Backend{
 	Check:              check,
 }
 
+// domainFromEnv is OPEN_SANDBOX_DOMAIN, with OPEN_SANDBOX_PROTOCOL as its scheme when it has none,
+// as the SDKs read them.
+func domainFromEnv(getenv func(string) string) string {
+	domain := getenv(EnvDomain)
+	if protocol := getenv(EnvProtocol); protocol != "" && domain != "" && !hasScheme(domain) {
+		domain = protocol + "://" + domain
+	}
+	return domain
+}
+
 // Backend is OpenSandbox's descriptor.
 func (b *Builder) Backend() *builders.Backend { return &Backend }
 
 func open(_ context.Context, env builders.Env) (builders.Builder, error) {
-	cfg := ConfigFromEnv()
-	if v := env.Settings.String(settingDomain.Path); v != "" {
-		cfg.Domain = v
-	}
-	if v := env.Settings.String(settingAPIKey.Path); v != "" {
-		cfg.APIKey = builders.NewSecret(v)
-	}
-	if n := env.Settings.Int(settingMaxSandboxTimeout.Path); n != 0 {
-		cfg.MaxSandboxTimeoutSeconds = n
-	}
-	if cfg.Domain == "" && cfg.BaseURL == "" {
+	cfg := Config{Domain: env.Settings.String(settingDomain.Path), APIKey: builders.NewSecret(env.Settings.String(settingAPIKey.Path)),
+		MaxSandboxTimeoutSeconds: env.Settings.Int(settingMaxSandboxTimeout.Path)}
+	if cfg.Domain == "" {
 		return nil, builders.MissingSetting(Name, settingDomain, env.Settings)
+	}
+	if env.RegistryLogin == nil { // the descriptor's RegistryLogin asks the provider for one
+		return nil, errors.New("opensandbox: no registry login exchanger: the descriptor must set RegistryLogin")
 	}
 	cfg.RegistryLogin = env.RegistryLogin
 	cfg.UserAgent = env.UserAgent

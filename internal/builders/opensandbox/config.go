@@ -4,14 +4,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
 
-// Environment variables honoured by ConfigFromEnv; the names are the OpenSandbox SDKs'.
+// Environment variables the provider settings fall back to; the names are the OpenSandbox SDKs'.
 const (
 	EnvAPIKey   = "OPEN_SANDBOX_API_KEY"
 	EnvDomain   = "OPEN_SANDBOX_DOMAIN"
@@ -52,20 +51,6 @@ type Config struct {
 	// sandbox's timeout stays within it (a larger one is a 400). Zero means
 	// DefaultMaxSandboxTimeoutSeconds; the API minimum is 60.
 	MaxSandboxTimeoutSeconds int
-}
-
-// ConfigFromEnv returns a Config from OPEN_SANDBOX_API_KEY, OPEN_SANDBOX_DOMAIN and
-// OPEN_SANDBOX_PROTOCOL (applied to a domain given without a scheme).
-func ConfigFromEnv() Config {
-	domain := os.Getenv(EnvDomain)
-	if protocol := os.Getenv(EnvProtocol); protocol != "" && domain != "" && !hasScheme(domain) {
-		domain = protocol + "://" + domain
-	}
-	cfg := Config{Domain: domain}
-	if key := os.Getenv(EnvAPIKey); key != "" {
-		cfg.APIKey = builders.NewSecret(key)
-	}
-	return cfg
 }
 
 func (c Config) maxSandboxTimeoutSeconds() (int, error) {

@@ -1,7 +1,6 @@
 package opensandbox
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
@@ -27,18 +26,28 @@ func TestLifecycleURL(t *testing.T) {
 	}
 }
 
-func TestConfigFromEnv(t *testing.T) {
-	t.Setenv(EnvAPIKey, "env-key-123")
-	t.Setenv(EnvDomain, "osb.internal:8443")
-	t.Setenv(EnvProtocol, "https")
-	cfg := ConfigFromEnv()
-	if cfg.APIKey.Reveal() != "env-key-123" || cfg.Domain != "https://osb.internal:8443" {
-		t.Errorf("cfg = domain %q key %q", cfg.Domain, cfg.APIKey.Reveal())
+// TestDomainFallback: the domain setting falls back to OPEN_SANDBOX_DOMAIN, given
+// OPEN_SANDBOX_PROTOCOL's scheme when it has none, as the SDKs read them.
+func TestDomainFallback(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{EnvDomain: "osb.internal:8443", EnvProtocol: "https"}, "https://osb.internal:8443"},
+		{map[string]string{EnvDomain: "osb.internal:8443"}, "osb.internal:8443"},
+		{map[string]string{EnvDomain: "http://osb.internal", EnvProtocol: "https"}, "http://osb.internal"},
+		{map[string]string{EnvProtocol: "https"}, ""},
+	} {
+		getenv := func(name string) string { return tt.env[name] }
+		if got := settingDomain.Fallback(getenv); got != tt.want {
+			t.Errorf("Fallback(%v) = %q, want %q", tt.env, got, tt.want)
+		}
 	}
+	cfg := Config{Domain: settingDomain.Fallback(func(name string) string {
+		return map[string]string{EnvDomain: "osb.internal:8443", EnvProtocol: "https"}[name]
+	})}
 	if u, _ := cfg.lifecycleURL(); u.String() != "https://osb.internal:8443/v1" {
 		t.Errorf("lifecycle URL = %v", u)
-	}
-	if printed := strings.Join([]string{cfg.APIKey.String()}, ""); strings.Contains(printed, "env-key-123") {
-		t.Error("the API key must stay redacted")
 	}
 }

@@ -34,6 +34,7 @@
 //
 // The builder sandbox's timeout stays within Config.MaxSandboxTimeoutSeconds, the server's cap.
 //
-// Environment: ConfigFromEnv reads OPEN_SANDBOX_API_KEY, OPEN_SANDBOX_DOMAIN and
-// OPEN_SANDBOX_PROTOCOL, as the OpenSandbox SDKs do.
+// Environment: the provider's settings fall back to OPEN_SANDBOX_API_KEY, OPEN_SANDBOX_DOMAIN and
+// OPEN_SANDBOX_PROTOCOL, as the OpenSandbox SDKs do (Backend.Settings); this package reads no
+// environment variable.
 package opensandbox

@@ -39,7 +39,7 @@ func (e Exchanger) Login(ctx context.Context, image string, auth builders.Regist
 
 // SettingECREndpoint is the provider setting for ECR's endpoint, shared by every backend that
 // exchanges registry_auth.aws for a login and by image_digest_check.
-var SettingECREndpoint = builders.Setting{Path: "aws.endpoints.ecr", Env: "AWS_ENDPOINT_URL_ECR",
+var SettingECREndpoint = builders.Setting{Path: "aws.endpoints.ecr", Env: "AWS_ENDPOINT_URL_ECR", SDKEnv: true,
 	Description: "ECR endpoint. Defaults to `AWS_ENDPOINT_URL_ECR`."}
 
 // FromSettings is the Exchanger the provider's settings configure.

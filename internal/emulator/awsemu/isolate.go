@@ -20,20 +20,46 @@ var sdkEnv = []string{
 func IsolateSDK(t testing.TB, env map[string]string) (configFile, credentialsFile string) {
 	t.Helper()
 	dir := t.TempDir()
-	configFile, credentialsFile = filepath.Join(dir, "config"), filepath.Join(dir, "credentials")
-	for _, path := range []string{configFile, credentialsFile} {
-		if err := os.WriteFile(path, nil, 0o600); err != nil {
-			t.Fatal(err)
+	vars, err := isolation(dir, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, value := range vars {
+		t.Setenv(name, value)
+	}
+	return vars["AWS_CONFIG_FILE"], vars["AWS_SHARED_CREDENTIALS_FILE"]
+}
+
+// IsolateSDKProcess is IsolateSDK for a whole test binary, from TestMain, before any test runs:
+// tests that run in parallel cannot change the environment, so it is set once, for good. The
+// empty files go in dir.
+func IsolateSDKProcess(dir string, env map[string]string) error {
+	vars, err := isolation(dir, env)
+	if err != nil {
+		return err
+	}
+	for name, value := range vars {
+		if err := os.Setenv(name, value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isolation writes the empty shared files into dir and returns the variables that isolate the SDK.
+func isolation(dir string, env map[string]string) (map[string]string, error) {
+	vars := map[string]string{"AWS_CONFIG_FILE": filepath.Join(dir, "config"), "AWS_SHARED_CREDENTIALS_FILE": filepath.Join(dir, "credentials"),
+		"AWS_EC2_METADATA_DISABLED": "true"}
+	for _, name := range []string{"AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE"} {
+		if err := os.WriteFile(vars[name], nil, 0o600); err != nil {
+			return nil, err
 		}
 	}
 	for _, name := range sdkEnv {
-		t.Setenv(name, "")
+		vars[name] = ""
 	}
-	t.Setenv("AWS_CONFIG_FILE", configFile)
-	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", credentialsFile)
-	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
 	for name, value := range env {
-		t.Setenv(name, value)
+		vars[name] = value
 	}
-	return configFile, credentialsFile
+	return vars, nil
 }

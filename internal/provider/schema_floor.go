@@ -1,0 +1,88 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// NewSchemaFloor is a benchmark's floor, never served by this provider: a resource with
+// sandbox_template's schema (attributes, types, defaults) and none of its logic (no validators,
+// plan modifiers, ValidateConfig, ModifyPlan or API). internal/benchfloor serves it as
+// floor_template, so `make bench` tells what the framework costs for this schema apart from what
+// the provider adds (and BenchmarkSchemaFloorPlanRPCs does so in process).
+func NewSchemaFloor() resource.Resource { return schemaFloor{} }
+
+type schemaFloor struct{}
+
+func (schemaFloor) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_template"
+}
+
+func (schemaFloor) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	s := templateResourceSchema(ctx)
+	s.Attributes = withoutLogic(s.Attributes)
+	resp.Schema = s
+}
+
+// Create and Update store the plan, what apply would compute null; Read and Delete have nothing
+// to look at.
+func (schemaFloor) Create(_ context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	resp.State.Raw = unknownsNull(req.Plan.Raw, &resp.Diagnostics)
+}
+
+func (schemaFloor) Update(_ context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	resp.State.Raw = unknownsNull(req.Plan.Raw, &resp.Diagnostics)
+}
+
+func (schemaFloor) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
+
+func (schemaFloor) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+
+func unknownsNull(plan tftypes.Value, diags *diag.Diagnostics) tftypes.Value {
+	state, err := tftypes.Transform(plan, func(_ *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
+		if !v.IsKnown() {
+			return tftypes.NewValue(v.Type(), nil), nil
+		}
+		return v, nil
+	})
+	if err != nil {
+		diags.AddError("schema floor", err.Error())
+	}
+	return state
+}
+
+// withoutLogic drops every attribute's validators and plan modifiers, nested ones included.
+func withoutLogic(attributes map[string]schema.Attribute) map[string]schema.Attribute {
+	bare := make(map[string]schema.Attribute, len(attributes))
+	for name, a := range attributes {
+		switch a := a.(type) {
+		case schema.StringAttribute:
+			a.Validators, a.PlanModifiers = nil, nil
+			bare[name] = a
+		case schema.Int64Attribute:
+			a.Validators, a.PlanModifiers = nil, nil
+			bare[name] = a
+		case schema.BoolAttribute:
+			a.Validators, a.PlanModifiers = nil, nil
+			bare[name] = a
+		case schema.ListAttribute:
+			a.Validators, a.PlanModifiers = nil, nil
+			bare[name] = a
+		case schema.MapAttribute:
+			a.Validators, a.PlanModifiers = nil, nil
+			bare[name] = a
+		case schema.SingleNestedAttribute:
+			a.Validators, a.PlanModifiers = nil, nil
+			a.Attributes = withoutLogic(a.Attributes)
+			bare[name] = a
+		default:
+			panic(fmt.Sprintf("schema floor: attribute %s is a %T: add it to withoutLogic", name, a))
+		}
+	}
+	return bare
+}
