@@ -59,6 +59,27 @@ func TestModelCodecMatchesTheFramework(t *testing.T) {
 		"status":           str("SUCCESS"), "detail": str("built"), "stage": str(""), "logs": strings("a", "b"),
 		"last_built_at": str("2026-01-01T00:00:00Z"), "image_digest": str("sha256:00"), "image_digest_check": str("warn"),
 		"sandbox_entrypoint": strings("sh", "-c", "run"),
+		"build_id":           str("b-1"), "build_ref": object("build_ref", map[string]tftypes.Value{"provider": str("e2b"), "value": str("py:b-1")}),
+		"tags":      tftypes.NewValue(tftypes.Set{ElementType: tftypes.String}, []tftypes.Value{str("v1")}),
+		"candidate": tftypes.NewValue(tftypes.Bool, true), "min_free_disk_mb": tftypes.NewValue(tftypes.Number, 512),
+		"ready_check": object("ready_check", map[string]tftypes.Value{"port": tftypes.NewValue(tftypes.Number, 8888)}),
+		"files_hash":  str("h"), "sandbox_user": str("user"), "sandbox_workdir": str("/home/user"),
+		"sandbox_env": tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{"A": str("1")}),
+	}
+	stepsType, ok := objectType.AttributeTypes["steps"].(tftypes.List)
+	if !ok {
+		t.Fatalf("steps is %s, not a list", objectType.AttributeTypes["steps"])
+	}
+	step := map[string]tftypes.Value{}
+	for name, typ := range nested(stepsType.ElementType).AttributeTypes {
+		step[name] = tftypes.NewValue(typ, nil)
+	}
+	step["workdir"] = str("/app")
+	full["steps"] = tftypes.NewValue(stepsType, []tftypes.Value{tftypes.NewValue(stepsType.ElementType, step)})
+	for name := range objectType.AttributeTypes {
+		if _, ok := full[name]; !ok {
+			t.Fatalf("the full value lacks %s: give it one, so the codec is checked on it", name)
+		}
 	}
 	sparse := map[string]tftypes.Value{}
 	for name, typ := range objectType.AttributeTypes {
