@@ -57,13 +57,13 @@ func (s *sequence) check(out *outcome, builtBefore map[string]madeFrom) []violat
 		if d == s.dirs[0] {
 			s.prior = p.prior
 		}
-		if slices.Contains(out.converge, d) && p.code != 0 {
+		if slices.Contains(out.converge, d) && p.code != 0 && !supersededByTheOther(p, out.contested) {
 			add(invConverge, "%s: the apply succeeded, yet the plan changes %v", d.name, p.changes)
 		}
 		for _, key := range slices.Sorted(maps.Keys(p.prior)) {
 			i := p.prior[key]
 			switch i.status() {
-			case "FAILED", statusBuilding:
+			case "FAILED", statusBuilding, statusSuperseded:
 				if p.changes[key] == nil {
 					add(invRetry, "%s: %s is recorded %s (stage %v) but the plan changes nothing", d.name, key, i.status(), i.Attributes["stage"])
 				}
@@ -110,6 +110,16 @@ func adoptedUnverified(i instance) bool {
 
 // statusBuilding is what state holds while a create waits for its build: a retry is due too.
 const statusBuilding = "BUILDING"
+
+// statusSuperseded is what a refresh records when another configuration's build replaced the
+// template's: a rebuild is due.
+const statusSuperseded = "SUPERSEDED"
+
+// supersededByTheOther tells whether the plan changes only the contested template, which a refresh
+// recorded SUPERSEDED: the other directory's apply of other inputs came after this one's.
+func supersededByTheOther(p plan, contested string) bool {
+	return contested != "" && len(p.changes) == 1 && p.changes[contested] != nil && p.prior[contested].status() == statusSuperseded
+}
 
 // orphans lists the templates that exist remotely while no state records them and no documented
 // exception lets them.

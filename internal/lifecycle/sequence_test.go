@@ -50,7 +50,10 @@ type outcome struct {
 	checked []*workdir
 	// mayBuild lists the templates the step may start a build of.
 	mayBuild map[string]bool
-	note     string
+	// contested is the key two directories applied with other inputs at once: whichever applied
+	// last, the other's refresh finds it SUPERSEDED and plans its rebuild (README).
+	contested string
+	note      string
 }
 
 func newSequence(tl tools, root string) (*sequence, error) {
@@ -268,6 +271,9 @@ func (s *sequence) secondDir(out *outcome, key string, t template, state map[str
 	p, err := s.dirs[0].start("apply", "-auto-approve", "-input=false", "-no-color")
 	if err != nil {
 		return err
+	}
+	if t.inputs().key() != s.cfg[key].inputs().key() {
+		out.contested = key
 	}
 	_, err = s.apply(out, second)
 	r, waitErr := p.wait()

@@ -30,9 +30,10 @@ const statusBuilding = "BUILDING"
 // privateImported marks state that came from an import.
 const privateImported = "imported"
 
-// privateSuperseded holds (as a JSON string) the build a refresh found the template serving
-// instead of build_id; the next plan rebuilds, and a successful update clears it.
-const privateSuperseded = "superseded"
+// statusSuperseded is what a refresh records when the template serves a build this resource did not
+// make (another configuration or a manual build replaced it): state no longer claims SUCCESS or
+// SKIPPED for inputs sandboxes do not start from, and the next plan rebuilds.
+const statusSuperseded = "SUPERSEDED"
 
 type privateReader interface {
 	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
@@ -41,8 +42,6 @@ type privateReader interface {
 // lifecycleOf derives the lifecycle from a state's status and its private data.
 func lifecycleOf(ctx context.Context, state templateModel, private privateReader) (lifecycle, diag.Diagnostics) {
 	imported, diags := private.GetKey(ctx, privateImported)
-	superseded, moreDiags := private.GetKey(ctx, privateSuperseded)
-	diags.Append(moreDiags...)
 	switch status := state.Status.ValueString(); {
 	case len(imported) > 0:
 		return lifecycleImported, diags
@@ -54,7 +53,7 @@ func lifecycleOf(ctx context.Context, state templateModel, private privateReader
 		return lifecycleFailed, diags
 	case status == string(builders.StatusUnsupported):
 		return lifecycleUnsupported, diags
-	case len(superseded) > 0:
+	case status == statusSuperseded:
 		return lifecycleSuperseded, diags
 	}
 	return lifecycleBuilt, diags

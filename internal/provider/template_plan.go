@@ -38,12 +38,12 @@ func keepsBuild(lc lifecycle, plan, state templateModel) bool {
 // unchanged tells whether the plan changes nothing and the state asks for no build: a no-op plan
 // of a refreshed resource, with nothing to keep or check.
 func unchanged(ctx context.Context, req resource.ModifyPlanRequest) bool {
-	if !req.Plan.Raw.Equal(req.State.Raw) || supersededBy(ctx, req.Private) != "" {
+	if !req.Plan.Raw.Equal(req.State.Raw) {
 		return false
 	}
 	var status types.String
 	req.State.GetAttribute(ctx, path.Root("status"), &status)
-	return status.ValueString() != string(builders.StatusFailed)
+	return status.ValueString() != string(builders.StatusFailed) && status.ValueString() != statusSuperseded
 }
 
 // ModifyPlan plans what the schema does not: id, template_ref and sandbox_entrypoint where
@@ -128,9 +128,7 @@ func (r *templateResource) planBuild(ctx context.Context, req resource.ModifyPla
 	}
 	if lc == lifecycleSuperseded {
 		resp.Diagnostics.AddAttributeWarning(path.Root("build_id"), "Template serves another build",
-			fmt.Sprintf("Template %q now serves build %s, not build %s that this resource made: another configuration or a "+
-				"manual build replaced it. This apply rebuilds it from this configuration.",
-				plan.TemplateID.ValueString(), supersededBy(ctx, req.Private), state.BuildID.ValueString()))
+			fmt.Sprintf("Template %q: %s.", plan.TemplateID.ValueString(), state.Detail.ValueString()))
 	}
 	if keep {
 		plan.copyResult(state)

@@ -100,7 +100,6 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 			types.StringValue(string(result.Stage)), types.StringValue(result.Detail), logTail(result.Logs)
 	} else {
 		plan.setResult(result, r.now())
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateSuperseded, nil)...)
 	}
 	resp.Diagnostics.Append(writeModel(ctx, plan, &resp.State.Raw)...)
 }

@@ -212,6 +212,10 @@ func TestAccTemplateOpenSandboxNewerSnapshotIsNoticed(t *testing.T) {
 				PreConfig: func() { newer = osb.SeedSnapshot("py", "Ready", "python:3.12") },
 				Config:    config, PlanOnly: true, ExpectNonEmptyPlan: true,
 			},
+			{
+				RefreshState: true, ExpectNonEmptyPlan: true, // the record no longer claims SUCCESS
+				Check: resource.TestCheckResourceAttr(resourceName, "status", "SUPERSEDED"),
+			},
 			{Config: config, Check: func(s *terraform.State) error {
 				if id := s.RootModule().Resources[resourceName].Primary.Attributes["build_id"]; id == newer || id == "" {
 					return fmt.Errorf("build_id = %q after the rebuild, want the rebuilt snapshot, not the other one (%s)", id, newer)

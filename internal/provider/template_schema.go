@@ -91,7 +91,9 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 					"`[\"tail\", \"-f\", \"/dev/null\"]` for `start_cmd = \"\"`, else `[\"sh\", \"-c\", start_cmd]`. Known at plan " +
 					"time. Null for other backends."},
 			"status": schema.StringAttribute{Computed: true,
-				MarkdownDescription: "Outcome of the last build: `SUCCESS`, `SKIPPED` (already usable), `UNSUPPORTED` or `FAILED`."},
+				MarkdownDescription: "Outcome of the last build: `SUCCESS`, `SKIPPED` (already usable), `UNSUPPORTED` or `FAILED`; " +
+					"`SUPERSEDED` when a refresh finds the template serving a build of other inputs (another configuration or a " +
+					"manual build replaced it), which the next apply rebuilds; `BUILDING` while a create waits for its build."},
 			"detail": schema.StringAttribute{Computed: true, MarkdownDescription: "Human-readable detail of the last build."},
 			"stage":  schema.StringAttribute{Computed: true, MarkdownDescription: "Where the last build stopped, when it did not succeed (e.g. `REGISTRY_AUTH`, `TEMPLATE_BUILD`, `TIMEOUT`)."},
 			"logs": schema.ListAttribute{Computed: true, ElementType: types.StringType,

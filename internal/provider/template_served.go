@@ -2,10 +2,9 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -14,11 +13,12 @@ import (
 )
 
 // checkServed tells whether the template is usable. Where the backend tells builds apart, it
-// also keeps build_id honest: a resource that records none yet (imported, or saved by an earlier
-// release) records the build served now; one whose build_id is no longer served notes the build that
-// is in private state: another configuration or a manual build replaced it, so state no longer
-// says what sandboxes start from, and the next plan rebuilds it (ModifyPlan). One request while
-// build_id is served.
+// also keeps the record honest: a resource that records no build yet (imported, or saved by an
+// earlier release) records the build served now, as does one whose template serves another build of
+// the recorded inputs (a second pipeline of this configuration). One whose template serves a build
+// of other inputs is recorded SUPERSEDED: another configuration or a manual build replaced it, so
+// the state no longer claims what sandboxes do not start from, and the next plan rebuilds it
+// (ModifyPlan). One request while build_id is served.
 func (r *templateResource) checkServed(ctx context.Context, b builders.Builder, state templateModel, lc lifecycle, resp *resource.ReadResponse) (bool, error) {
 	checker, ok := b.(builders.ServingChecker)
 	if !ok || lc.unconfirmed() { // an unfinished create's build is not ours to record yet
@@ -29,30 +29,21 @@ func (r *templateResource) checkServed(ctx context.Context, b builders.Builder, 
 	switch {
 	case err != nil || served == "":
 		return false, err
-	case recorded == "", served != recorded && madeFromRecordedInputs(ctx, b, state, served):
-		// Nothing recorded yet, or another run made a build of the same inputs (a second pipeline
-		// of this configuration, a forced rebuild): state still says what sandboxes start from.
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("build_id"), served)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("build_ref"), buildRefValue(state.Backend, state.TemplateID, served))...)
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateSuperseded, nil)...)
+	case served == recorded:
 		return true, nil
-	}
-	var superseded []byte // cleared when the recorded build is served again
-	if served != recorded {
+	case recorded == "", madeFromRecordedInputs(ctx, b, state, served):
+		state.BuildID, state.BuildRef = types.StringValue(served), buildRefValue(state.Backend, state.TemplateID, served)
+	case lc == lifecycleSuperseded:
+		return true, nil // already recorded
+	default:
 		tflog.Warn(ctx, "sandbox template serves a build this resource did not make", map[string]any{
 			"template_id": state.TemplateID.ValueString(), "build_id": recorded, "served": served})
-		superseded, _ = json.Marshal(served) // a string always encodes
+		state.Status = types.StringValue(statusSuperseded)
+		state.Detail = types.StringValue(fmt.Sprintf("it serves build %s, not build %s that this resource made: another "+
+			"configuration or a manual build replaced it; the next apply rebuilds it from this configuration", served, recorded))
 	}
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateSuperseded, superseded)...)
+	resp.Diagnostics.Append(writeModel(ctx, state, &resp.State.Raw)...)
 	return true, nil
-}
-
-// supersededBy returns the build a refresh found served instead of build_id, "" when none.
-func supersededBy(ctx context.Context, private privateReader) string {
-	raw, _ := private.GetKey(ctx, privateSuperseded)
-	var served string
-	_ = json.Unmarshal(raw, &served) // empty or foreign data: none
-	return served
 }
 
 // madeFromRecordedInputs tells whether the template serves a build (served, or any when "") that the
