@@ -32,7 +32,8 @@ const (
 // sinkFactories serve a provider whose registry requests reach sink.
 func sinkFactories(sink *imagedigesttest.Sink) map[string]func() (tfprotov6.ProviderServer, error) {
 	return map[string]func() (tfprotov6.ProviderServer, error){
-		"sandbox": providerserver.NewProtocol6WithError(&sandboxProvider{version: "test", registryTransport: sink.Transport}),
+		"sandbox": providerserver.NewProtocol6WithError(&sandboxProvider{version: "test", registryTransport: sink.Transport,
+			getenv: func(string) string { return "" }}),
 	}
 }
 
