@@ -114,14 +114,6 @@ func recoverAsError(err *error) {
 	}
 }
 
-// AtStageIfBare wraps err with stage unless it already carries one.
-func AtStageIfBare(stage Stage, err error) error {
-	if err == nil || StageOf(err, "") != "" {
-		return err
-	}
-	return AtStage(stage, err)
-}
-
 func firstLine(s string) string {
 	first, _, _ := strings.Cut(s, "\n")
 	return first

@@ -33,12 +33,31 @@ type StageError struct {
 func (e *StageError) Error() string { return string(e.Stage) + ": " + e.Err.Error() }
 func (e *StageError) Unwrap() error { return e.Err }
 
-// AtStage wraps err with a stage (and optional logs). It returns nil for a nil err.
+// ownStage is an error that belongs to one stage wherever it happens: a refused API key is
+// API_AUTH whichever call it answered (apihttp.AuthError).
+type ownStage interface {
+	error
+	OwnStage() Stage
+}
+
+// AtStage wraps err with a stage (and optional logs), unless err belongs to a stage of its own.
+// It returns nil for a nil err.
 func AtStage(stage Stage, err error, logs ...string) error {
 	if err == nil {
 		return nil
 	}
+	if own, ok := errors.AsType[ownStage](err); ok {
+		stage = own.OwnStage()
+	}
 	return &StageError{Stage: stage, Err: err, Logs: logs}
+}
+
+// AtStageIfBare wraps err with stage unless it already carries one.
+func AtStageIfBare(stage Stage, err error) error {
+	if err == nil || StageOf(err, "") != "" {
+		return err
+	}
+	return AtStage(stage, err)
 }
 
 // StageOf tells the stage of err: a context deadline or cancellation wins over the stage the error
@@ -53,6 +72,9 @@ func StageOf(err error, fallback Stage) Stage {
 	var se *StageError
 	if errors.As(err, &se) {
 		return se.Stage
+	}
+	if own, ok := errors.AsType[ownStage](err); ok {
+		return own.OwnStage()
 	}
 	return fallback
 }

@@ -21,11 +21,5 @@ func (e *AuthError) Error() string {
 
 func (e *AuthError) Unwrap() error { return e.Err }
 
-// AtStage wraps err with stage, except that refused API credentials are always API_AUTH, with a
-// message that says which setting to fix.
-func AtStage(stage builders.Stage, err error, logs ...string) error {
-	if e, ok := AsError(err); ok && e.authHint != "" {
-		return builders.AtStage(builders.StageAPIAuth, &AuthError{Err: e}, logs...)
-	}
-	return builders.AtStage(stage, err, logs...)
-}
+// OwnStage makes a refused key API_AUTH whichever call it answered (builders.AtStage keeps it).
+func (e *AuthError) OwnStage() builders.Stage { return builders.StageAPIAuth }

@@ -2,6 +2,7 @@ package apihttp
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -9,9 +10,10 @@ import (
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
 
-// Only the backend's auth statuses are refused credentials: API_AUTH, naming the setting to fix
-// and what the server said, never the key. Any other answer keeps the caller's stage.
-func TestAtStageClassifiesRefusedCredentials(t *testing.T) {
+// Only the backend's auth statuses are refused credentials, classified where the answer is read:
+// API_AUTH whatever stage a caller wraps it with (or none), naming the setting to fix and what the
+// server said, never the key. Any other answer keeps the caller's stage.
+func TestRefusedCredentialsAreAPIAuthWhereverTheyHappen(t *testing.T) {
 	const key = "the-api-key-0123456789"
 	for _, tt := range []struct {
 		status int
@@ -27,7 +29,10 @@ func TestAtStageClassifiesRefusedCredentials(t *testing.T) {
 		c.ParseError = func(e *Error, _ http.Header, body []byte) { e.Code, e.Message = "BAD_KEY", string(body) }
 		err := c.Do(t.Context(), Request{Method: http.MethodGet, Path: "/x"})
 
-		staged := AtStage(builders.StageTemplateCreate, err, "a log line")
+		if got := builders.StageOf(fmt.Errorf("unwrapped: %w", err), builders.StageTemplateCreate); got != tt.want {
+			t.Errorf("%d: an error no caller staged is at %s, want %s", tt.status, got, tt.want)
+		}
+		staged := builders.AtStage(builders.StageTemplateCreate, fmt.Errorf("creating: %w", err), "a log line")
 		if got := builders.StageOf(staged, ""); got != tt.want {
 			t.Errorf("%d: stage %s, want %s", tt.status, got, tt.want)
 		}
@@ -40,14 +45,11 @@ func TestAtStageClassifiesRefusedCredentials(t *testing.T) {
 		var authErr *AuthError
 		if tt.want == builders.StageAPIAuth {
 			want := "Test rejected the API key (401): check TEST_API_KEY (BAD_KEY: refused [REDACTED])"
-			if !errors.As(staged, &authErr) || builders.DetailOf(staged) != want {
+			if !errors.As(staged, &authErr) || authErr.Error() != want {
 				t.Errorf("detail %q, want %q", builders.DetailOf(staged), want)
 			}
 		} else if errors.As(staged, &authErr) {
 			t.Errorf("%d is no refused key: %v", tt.status, staged)
 		}
-	}
-	if AtStage(builders.StageSnapshot, nil) != nil {
-		t.Error("AtStage(nil) must stay nil")
 	}
 }

@@ -145,13 +145,18 @@ func (c *Client) send(ctx context.Context, r Request, body []byte) (*http.Respon
 	return resp, nil
 }
 
-// read turns a non-2xx answer into an *Error and reads a 2xx one as r asks, every body through
-// one bounded reader (answer.go).
+// read turns a non-2xx answer into an *Error (an *AuthError when it refuses the API key: the one
+// place that classifies it) and reads a 2xx one as r asks, every body through one bounded reader
+// (answer.go).
 func (c *Client) read(resp *http.Response, r Request) error {
 	defer Drain(resp)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		body, _ := io.ReadAll(c.body(resp, r, MaxErrorBody)) // what fits is enough to say what went wrong
-		return c.newError(resp, body, r)
+		e := c.newError(resp, body, r)
+		if e.authHint != "" {
+			return &AuthError{Err: e}
+		}
+		return e
 	}
 	if r.Read != nil {
 		return r.Read(c.body(resp, r, MaxStreamBody)) // the reader's errors say what went wrong in its own terms

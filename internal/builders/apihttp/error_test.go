@@ -40,7 +40,7 @@ func TestErrorsAreScrubbedOfEverySecret(t *testing.T) {
 		t.Fatalf("err = %v, want the echoed 502, redacted", err)
 	}
 	for field, value := range map[string]string{"Code": e.Code, "Message": e.Message, "Details": strings.Join(e.Details, ";"),
-		"RequestID": e.RequestID, "RetryAfter": e.RetryAfter, "Error()": err.Error(), "AtStage": AtStage(builders.StageSnapshot, err).Error()} {
+		"RequestID": e.RequestID, "RetryAfter": e.RetryAfter, "Error()": err.Error(), "AtStage": builders.AtStage(builders.StageSnapshot, err).Error()} {
 		buildertest.AssertNoSecretForms(t, field, value, apiKey, clientSecret, requestSecret)
 	}
 }

@@ -66,7 +66,7 @@ func (b *Builder) buildOnce(ctx context.Context, alias string, plan buildPlan, l
 	if err != nil {
 		// A 403 or 409 here is E2B's word on the name ("Alias 'x' already used" by another template
 		// of the team: register_build.go), kept at TEMPLATE_CREATE, not taken for a bad API key.
-		return "", apihttp.AtStage(builders.StageTemplateCreate, fmt.Errorf("creating template %s: %w", alias, err), logs.result()...)
+		return "", builders.AtStage(builders.StageTemplateCreate, fmt.Errorf("creating template %s: %w", alias, err), logs.result()...)
 	}
 	if created.TemplateID == "" || created.BuildID == "" {
 		return "", builders.AtStage(builders.StageTemplateCreate, fmt.Errorf("creating template %s: E2B answered without a templateID and buildID", alias), logs.result()...)
@@ -81,10 +81,10 @@ func (b *Builder) buildOnce(ctx context.Context, alias string, plan buildPlan, l
 			created.BuildID, alias, reasonOf(info)), logs.result()...)
 	}
 	if err := b.uploadFiles(ctx, created.TemplateID, plan.uploads, logs); err != nil {
-		return "", apihttp.AtStage(builders.StageTemplateBuild, fmt.Errorf("build %s of template %s: %w", created.BuildID, alias, err), logs.result()...)
+		return "", builders.AtStage(builders.StageTemplateBuild, fmt.Errorf("build %s of template %s: %w", created.BuildID, alias, err), logs.result()...)
 	}
 	if err := b.startBuild(ctx, created, plan); err != nil {
-		return "", apihttp.AtStage(builders.StageTemplateBuild, fmt.Errorf("starting build %s of template %s: %w%s", created.BuildID, alias, err,
+		return "", builders.AtStage(builders.StageTemplateBuild, fmt.Errorf("starting build %s of template %s: %w%s", created.BuildID, alias, err,
 			plan.refusedStepsHint(err)), logs.result()...)
 	}
 	logs.addf("build %s started from %s", created.BuildID, source(plan.start))

@@ -100,6 +100,25 @@ func TestRejectedAPIKey(t *testing.T) {
 	assertNoSecrets(t, got.Detail+err.Error(), wrongKey, testAPIKey)
 }
 
+// A key revoked while a build runs is refused at the status poll: still API_AUTH, as at the first
+// request, because the answer is classified where it is read, not by the stage that asked.
+func TestKeyRevokedMidBuildIsAPIAuth(t *testing.T) {
+	emu := newEmulator(t)
+	emu.HangBuild("revoked")
+	transport := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if strings.HasSuffix(r.URL.Path, "/status") {
+			return &http.Response{StatusCode: http.StatusUnauthorized, Header: http.Header{"Content-Type": {"application/json"}},
+				Body: io.NopCloser(strings.NewReader(`{"code":401,"message":"Invalid API key"}`)), Request: r}, nil
+		}
+		return http.DefaultTransport.RoundTrip(r)
+	})
+	b := newTestBuilder(t, emu, func(c *Config) { c.HTTPClient = &http.Client{Transport: transport} })
+	got := builders.Ensure(t.Context(), b, builders.TemplateSpec{TemplateID: "revoked", Image: ciImage}, builders.Observer{})
+	if got.Status != builders.StatusFailed || got.Stage != builders.StageAPIAuth || !strings.Contains(got.Detail, "E2B rejected the API key (401)") {
+		t.Errorf("Ensure = %s/%s %q, want FAILED/API_AUTH naming the refused key", got.Status, got.Stage, got.Detail)
+	}
+}
+
 // TestStartRetriedAfterALostAnswer loses the answer of a build start that reached the server:
 // the retry is refused as already started, and the build goes on, started once.
 func TestStartRetriedAfterALostAnswer(t *testing.T) {

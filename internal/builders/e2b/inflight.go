@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
-	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
 // awaitInFlight waits for a running build of the spec's inputs instead of registering another: the
@@ -29,7 +28,7 @@ func (b *Builder) awaitInFlight(ctx context.Context, spec builders.TemplateSpec,
 	}
 	builds, err := b.api.templateBuilds(ctx, remote.TemplateID)
 	if err != nil {
-		return "", apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing builds of template %s: %w", alias, err))
+		return "", builders.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing builds of template %s: %w", alias, err))
 	}
 	if !buildRunning(builds.Builds, buildID) {
 		return "", nil

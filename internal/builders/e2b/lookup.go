@@ -33,5 +33,5 @@ func (b *Builder) Delete(ctx context.Context, templateID string) error {
 	if err == nil || apihttp.IsNotFound(err) {
 		return nil
 	}
-	return apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("deleting template %s: %w", templateID, err))
+	return builders.AtStage(builders.StageTemplateLookup, fmt.Errorf("deleting template %s: %w", templateID, err))
 }

@@ -22,7 +22,7 @@ func (b *Builder) waitForBuild(ctx context.Context, templateID, buildID string, 
 	for {
 		info, err := b.api.buildStatus(ctx, templateID, buildID, offset)
 		if err != nil {
-			return apihttp.AtStage(builders.StageTemplateBuild, fmt.Errorf("waiting for build %s: %w", buildID, err), logs.result()...)
+			return builders.AtStage(builders.StageTemplateBuild, fmt.Errorf("waiting for build %s: %w", buildID, err), logs.result()...)
 		}
 		offset += len(info.LogEntries)
 		logs.entries(info.LogEntries)

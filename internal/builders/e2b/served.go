@@ -45,7 +45,7 @@ func aliasOf(name string) string { return name[strings.LastIndex(name, "/")+1:] 
 func (b *Builder) listTemplates(ctx context.Context) ([]listedTemplate, error) {
 	var listed []listedTemplate
 	if err := b.api.Do(ctx, apihttp.Request{Method: http.MethodGet, Path: "/templates", Out: &listed}); err != nil {
-		return nil, apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing templates: %w", err))
+		return nil, builders.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing templates: %w", err))
 	}
 	return listed, nil
 }

@@ -124,7 +124,7 @@ func (b *Builder) resolves(ctx context.Context, alias, ref string) (bool, error)
 	case apihttp.IsNotFound(err), apihttp.StatusOf(err) == http.StatusForbidden:
 		return false, nil
 	}
-	return false, apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("looking up template %s: %w", reference(alias, ref), err))
+	return false, builders.AtStage(builders.StageTemplateLookup, fmt.Errorf("looking up template %s: %w", reference(alias, ref), err))
 }
 
 // tagsOf lists the newest assignment of each of the team's template's tags; none when the template
@@ -135,7 +135,7 @@ func (b *Builder) tagsOf(ctx context.Context, alias string) ([]templateTag, erro
 	case apihttp.IsNotFound(err), apihttp.StatusOf(err) == http.StatusForbidden:
 		return nil, nil
 	case err != nil:
-		return nil, apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing tags of template %s: %w", alias, err))
+		return nil, builders.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing tags of template %s: %w", alias, err))
 	}
 	return tags, nil
 }

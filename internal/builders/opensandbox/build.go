@@ -50,7 +50,7 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs bui
 		Metadata: BuilderMetadata(spec.TemplateID, newBuildID(), os.Getpid()), Timeout: timeout,
 	})
 	if err != nil {
-		return builders.TemplateBuildResult{}, withLogs(apihttp.AtStage(createStage(err), fmt.Errorf("creating the builder sandbox: %w%s", err, timeoutHint(err))), "", logs)
+		return builders.TemplateBuildResult{}, withLogs(builders.AtStage(createStage(err), fmt.Errorf("creating the builder sandbox: %w%s", err, timeoutHint(err))), "", logs)
 	}
 	sb := builderSandbox{id: created.ID, startCmd: startCmd, defaulted: defaulted}
 	logs.addf("builder sandbox %s created from %s", sb.id, spec.Image)
@@ -97,7 +97,7 @@ func (b *Builder) prepareAndSnapshot(ctx context.Context, sb builderSandbox, spe
 	}
 	snap, err := b.api.createSnapshot(ctx, sb.id, spec.TemplateID)
 	if err != nil {
-		return snapshot{}, apihttp.AtStage(builders.StageSnapshot, fmt.Errorf("creating snapshot %s: %w", spec.TemplateID, err))
+		return snapshot{}, builders.AtStage(builders.StageSnapshot, fmt.Errorf("creating snapshot %s: %w", spec.TemplateID, err))
 	}
 	logs.addf("snapshot %s (%s) created", spec.TemplateID, snap.ID)
 	obs.Created(builders.TemplateRef{Provider: Name, Value: spec.TemplateID})
@@ -108,14 +108,14 @@ func (b *Builder) prepareAndSnapshot(ctx context.Context, sb builderSandbox, spe
 func (b *Builder) prepare(ctx context.Context, sb builderSandbox, spec builders.TemplateSpec, logs *buildLog) error {
 	ex, err := b.api.execd(ctx, sb.id)
 	if err != nil {
-		return apihttp.AtStage(builders.StageTemplateBuild, fmt.Errorf("reaching execd: %w", err))
+		return builders.AtStage(builders.StageTemplateBuild, fmt.Errorf("reaching execd: %w", err))
 	}
 	// execd answers nothing once the sandbox ended, so the wait for it checks that it still runs.
 	if err := ex.waitReady(ctx, b.pollInterval, func() error { return b.waitRunning(ctx, sb) }); err != nil {
 		if builders.StageOf(err, "") != "" {
 			return err // the sandbox ended: waitRunning said why
 		}
-		return apihttp.AtStage(builders.StageTemplateBuild, err)
+		return builders.AtStage(builders.StageTemplateBuild, err)
 	}
 	return b.runSteps(ctx, ex, spec, logs)
 }

@@ -21,7 +21,7 @@ func (b *Builder) ListTemplates(ctx context.Context) ([]string, error) {
 		query := url.Values{"page": {strconv.Itoa(page)}, "pageSize": {strconv.Itoa(snapshotPageSize)}, "state": {snapshotReady}}
 		var list snapshotList
 		if err := b.api.Do(ctx, apihttp.Request{Method: http.MethodGet, Path: "/snapshots", Query: query, Out: &list}); err != nil {
-			return nil, apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing snapshots: %w", err))
+			return nil, builders.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing snapshots: %w", err))
 		}
 		for _, s := range list.Items {
 			if s.Name != "" {

@@ -19,7 +19,7 @@ var ErrSnapshotNotFound = errors.New("no Ready snapshot with that name")
 func (b *Builder) IsUsable(ctx context.Context, templateID string) (bool, error) {
 	ready, err := b.api.snapshotsNamed(ctx, templateID, snapshotReady)
 	if err != nil {
-		return false, apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("looking up snapshot %s: %w", templateID, err))
+		return false, builders.AtStage(builders.StageTemplateLookup, fmt.Errorf("looking up snapshot %s: %w", templateID, err))
 	}
 	return len(ready) > 0, nil
 }
@@ -29,7 +29,7 @@ func (b *Builder) IsUsable(ctx context.Context, templateID string) (bool, error)
 func (b *Builder) ResolveSnapshotID(ctx context.Context, name string) (string, error) {
 	ready, err := b.api.snapshotsNamed(ctx, name, snapshotReady)
 	if err != nil {
-		return "", apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("resolving snapshot %s: %w", name, err))
+		return "", builders.AtStage(builders.StageTemplateLookup, fmt.Errorf("resolving snapshot %s: %w", name, err))
 	}
 	if len(ready) == 0 {
 		return "", builders.AtStage(builders.StageTemplateLookup, fmt.Errorf("snapshot %s: %w", name, ErrSnapshotNotFound))
@@ -67,14 +67,14 @@ func newer(a, b snapshot) int {
 func (b *Builder) Delete(ctx context.Context, templateID string) error {
 	named, err := b.api.snapshotsNamed(ctx, templateID)
 	if err != nil {
-		return apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing snapshots named %s: %w", templateID, err))
+		return builders.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing snapshots named %s: %w", templateID, err))
 	}
 	if len(named) == 0 {
 		return nil
 	}
 	restored, err := b.restoredSandboxes(ctx)
 	if err != nil {
-		return apihttp.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing the sandboxes restored from snapshots named %s: %w", templateID, err))
+		return builders.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing the sandboxes restored from snapshots named %s: %w", templateID, err))
 	}
 	var inUse []error
 	for _, s := range named {
@@ -88,7 +88,7 @@ func (b *Builder) Delete(ctx context.Context, templateID string) error {
 		case errors.Is(err, errSnapshotInUse):
 			inUse = append(inUse, fmt.Errorf("snapshot %s (%s): %w", templateID, s.ID, err))
 		case err != nil:
-			return apihttp.AtStage(builders.StageSnapshot, fmt.Errorf("deleting snapshot %s (%s): %w", templateID, s.ID, err))
+			return builders.AtStage(builders.StageSnapshot, fmt.Errorf("deleting snapshot %s (%s): %w", templateID, s.ID, err))
 		}
 	}
 	return builders.AtStage(builders.StageSnapshot, errors.Join(inUse...))

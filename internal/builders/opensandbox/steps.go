@@ -45,12 +45,12 @@ func (b *Builder) runSteps(ctx context.Context, ex *execd, spec builders.Templat
 	r := &stepRunner{ex: ex, logs: logs, ids: map[string]userIDs{"root": {}}, poll: b.pollInterval}
 	for _, step := range spec.BuildSteps() {
 		if err := r.run(ctx, step.BuildStep); err != nil {
-			return apihttp.AtStage(builders.StageTemplateBuild, fmt.Errorf("%s: %w", step.Describe(), err))
+			return builders.AtStage(builders.StageTemplateBuild, fmt.Errorf("%s: %w", step.Describe(), err))
 		}
 	}
 	if ready := spec.ReadyCommand(); ready != "" {
 		if err := r.waitReady(ctx, ready); err != nil {
-			return apihttp.AtStage(builders.StageTemplateBuild, err)
+			return builders.AtStage(builders.StageTemplateBuild, err)
 		}
 	}
 	return nil

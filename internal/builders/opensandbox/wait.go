@@ -17,7 +17,7 @@ func (b *Builder) waitRunning(ctx context.Context, sb builderSandbox) error {
 	for {
 		got, err := b.api.getSandbox(ctx, sb.id)
 		if err != nil {
-			return apihttp.AtStage(builders.StageTemplateCreate, fmt.Errorf("waiting for builder sandbox %s: %w", sb.id, err))
+			return builders.AtStage(builders.StageTemplateCreate, fmt.Errorf("waiting for builder sandbox %s: %w", sb.id, err))
 		}
 		switch got.Status.State {
 		case stateRunning:
@@ -40,7 +40,7 @@ func (b *Builder) waitSnapshotReady(ctx context.Context, id string) error {
 	for {
 		snap, err := b.api.getSnapshot(ctx, id)
 		if err != nil {
-			return apihttp.AtStage(builders.StageSnapshot, fmt.Errorf("waiting for snapshot %s: %w", id, err))
+			return builders.AtStage(builders.StageSnapshot, fmt.Errorf("waiting for snapshot %s: %w", id, err))
 		}
 		switch snap.Status.State {
 		case snapshotReady:
