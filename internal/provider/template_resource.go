@@ -55,7 +55,7 @@ func (r *templateResource) Create(ctx context.Context, req resource.CreateReques
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	rec := &createRecorder{plan: plan, state: &resp.State, diags: &resp.Diagnostics, now: r.now, dropFailed: r.backends.dropFailedCreates}
+	rec := &buildRecorder{plan: plan, state: &resp.State, diags: &resp.Diagnostics, now: r.now, dropFailed: r.backends.dropFailedCreates}
 	rec.finish(ctx, builders.Ensure(ctx, builder, spec, rec.observer(ctx)))
 }
 
@@ -89,19 +89,8 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	result := builders.Rebuild(ctx, builder, spec, buildLogger(ctx, plan))
-	reportOutcome(result, &resp.Diagnostics)
-	if result.Status == builders.StatusFailed {
-		// The prior state stays, with its inputs (so the next plan retries the update) and its
-		// template_ref (the template still serves its previous build), and says the rebuild failed.
-		// A retry adopts the build if it finished after all (builders.Rebuild).
-		plan = state
-		plan.Status, plan.Stage, plan.Detail, plan.Logs = types.StringValue(string(result.Status)),
-			types.StringValue(string(result.Stage)), types.StringValue(result.Detail), logTail(result.Logs)
-	} else {
-		plan.setResult(result, r.now())
-	}
-	resp.Diagnostics.Append(writeModel(ctx, plan, &resp.State.Raw)...)
+	rec := &buildRecorder{plan: plan, prior: &state, state: &resp.State, diags: &resp.Diagnostics, now: r.now}
+	rec.finish(ctx, builders.Rebuild(ctx, builder, spec, rec.observer(ctx)))
 }
 
 // prepare opens the plan's backend and maps the plan onto the spec to build, pinned to the
