@@ -50,8 +50,9 @@ type outcome struct {
 	checked []*workdir
 	// mayBuild lists the templates the step may start a build of.
 	mayBuild map[string]bool
-	// contested is the key two directories applied with other inputs at once: whichever applied
-	// last, the other's refresh finds it SUPERSEDED and plans its rebuild (README).
+	// contested is the key two directories applied with other inputs at once (on OpenSandbox, with
+	// any inputs: its snapshots record none): whichever applied last, the other's refresh finds it
+	// SUPERSEDED and plans its rebuild (README).
 	contested string
 	note      string
 }
@@ -272,7 +273,7 @@ func (s *sequence) secondDir(out *outcome, key string, t template, state map[str
 	if err != nil {
 		return err
 	}
-	if t.inputs().key() != s.cfg[key].inputs().key() {
+	if t.inputs().key() != s.cfg[key].inputs().key() || t.Backend == backendOpenSandbox {
 		out.contested = key
 	}
 	_, err = s.apply(out, second)
