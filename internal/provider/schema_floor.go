@@ -73,8 +73,16 @@ func withoutLogic(attributes map[string]schema.Attribute) map[string]schema.Attr
 		case schema.ListAttribute:
 			a.Validators, a.PlanModifiers = nil, nil
 			bare[name] = a
+		case schema.SetAttribute:
+			a.Validators, a.PlanModifiers = nil, nil
+			bare[name] = a
 		case schema.MapAttribute:
 			a.Validators, a.PlanModifiers = nil, nil
+			bare[name] = a
+		case schema.ListNestedAttribute:
+			a.Validators, a.PlanModifiers = nil, nil
+			a.NestedObject.Validators, a.NestedObject.PlanModifiers = nil, nil
+			a.NestedObject.Attributes = withoutLogic(a.NestedObject.Attributes)
 			bare[name] = a
 		case schema.SingleNestedAttribute:
 			a.Validators, a.PlanModifiers = nil, nil
