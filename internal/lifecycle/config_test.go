@@ -22,6 +22,11 @@ variable "templates" {
     cpu_count        = optional(number)
     memory_mb        = optional(number)
     rebuild_triggers = optional(map(string))
+    steps = optional(list(object({
+      run = optional(object({ command = string }))
+      apt = optional(object({ packages = list(string) }))
+      env = optional(map(string))
+    })))
     force_rebuild    = optional(bool)
     keep_remotely    = optional(bool)
     timeouts         = optional(object({ create = optional(string), update = optional(string), delete = optional(string) }))
@@ -39,6 +44,7 @@ resource "sandbox_template" "t" {
   cpu_count        = each.value.cpu_count
   memory_mb        = each.value.memory_mb
   rebuild_triggers = each.value.rebuild_triggers
+  steps            = each.value.steps
   force_rebuild    = each.value.force_rebuild
   keep_remotely    = each.value.keep_remotely
   timeouts         = each.value.timeouts
@@ -57,9 +63,22 @@ type template struct {
 	CPUCount        *int              `json:"cpu_count,omitempty"`
 	MemoryMB        *int              `json:"memory_mb,omitempty"`
 	RebuildTriggers map[string]string `json:"rebuild_triggers,omitempty"`
+	Steps           []buildStep       `json:"steps,omitempty"`
 	ForceRebuild    bool              `json:"force_rebuild,omitempty"`
 	KeepRemotely    bool              `json:"keep_remotely,omitempty"`
 	Timeouts        *timeouts         `json:"timeouts,omitempty"`
+}
+
+// buildStep is one of the steps the generator draws: exactly one field is set. The state holds
+// every kind, the others null, which decode to nil here, so a recorded step equals its configuration.
+type buildStep struct {
+	Run *struct {
+		Command string `json:"command"`
+	} `json:"run,omitempty"`
+	Apt *struct {
+		Packages []string `json:"packages"`
+	} `json:"apt,omitempty"`
+	Env map[string]string `json:"env,omitempty"`
 }
 
 type timeouts struct {
@@ -167,10 +186,11 @@ type inputs struct {
 	CPUCount int               `json:"cpu_count,omitempty"`
 	MemoryMB int               `json:"memory_mb,omitempty"`
 	Triggers map[string]string `json:"rebuild_triggers"`
+	Steps    []buildStep       `json:"steps,omitempty"`
 }
 
 func (t template) inputs() inputs {
-	in := inputs{Image: t.Image, Packages: t.Packages, StartCmd: t.StartCmd, Triggers: t.RebuildTriggers}
+	in := inputs{Image: t.Image, Packages: t.Packages, StartCmd: t.StartCmd, Triggers: t.RebuildTriggers, Steps: t.Steps}
 	if in.Packages == nil {
 		in.Packages = []string{}
 	}

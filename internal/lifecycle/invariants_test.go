@@ -211,6 +211,20 @@ func e2bDifferences(rec template, served *e2bServed) []string {
 	}
 	d.compare("cpu_count", served.CPUCount, rec.inputs().CPUCount)
 	d.compare("memory_mb", served.MemoryMB, rec.inputs().MemoryMB)
+	var made []string
+	for _, st := range start.Steps {
+		switch {
+		case st.Type == "ENV":
+			var pairs []string
+			for i := 0; i+1 < len(st.Args); i += 2 {
+				pairs = append(pairs, st.Args[i]+"="+st.Args[i+1])
+			}
+			made = append(made, "env "+strings.Join(pairs, " "))
+		case st.Type == "RUN" && len(st.Args) > 0:
+			made = append(made, commandStep(st.Args[0]))
+		}
+	}
+	d.steps(rec.Steps, made, true)
 	return d
 }
 
@@ -223,6 +237,11 @@ func osbDifferences(rec template, served *osbServed) []string {
 	var d differences
 	d.compare("image", served.Image, rec.Image)
 	d.compare("packages", pipPackages(commands), orEmpty(rec.Packages))
+	var made []string
+	for _, c := range commands {
+		made = append(made, commandStep(c))
+	}
+	d.steps(rec.Steps, made, false) // env is no command there: each later command gets it
 	if served.Sandbox == nil {
 		return append(d, "the served snapshot "+served.ID+" was taken from no sandbox a client created")
 	}
@@ -231,6 +250,43 @@ func osbDifferences(rec template, served *osbServed) []string {
 }
 
 type differences []string
+
+// steps checks that the recorded steps are, in order, among the steps that made the served build
+// (made, as commandStep writes them; the builder's own steps may come between).
+func (d *differences) steps(recorded []buildStep, made []string, withEnv bool) {
+	var want []string
+	for _, st := range recorded {
+		switch {
+		case st.Run != nil:
+			want = append(want, "run "+st.Run.Command)
+		case st.Apt != nil:
+			want = append(want, "apt "+strings.Join(st.Apt.Packages, " "))
+		case st.Env != nil && withEnv:
+			var pairs []string
+			for _, k := range slices.Sorted(maps.Keys(st.Env)) {
+				pairs = append(pairs, k+"="+st.Env[k])
+			}
+			want = append(want, "env "+strings.Join(pairs, " "))
+		}
+	}
+	next := 0
+	for _, m := range made {
+		if next < len(want) && m == want[next] {
+			next++
+		}
+	}
+	if next < len(want) {
+		*d = append(*d, fmt.Sprintf("steps: the served build was made by %q, without the recorded step %q", made, want[next]))
+	}
+}
+
+// commandStep names a build command as the recorded step it runs: apt-get's packages, else the command.
+func commandStep(command string) string {
+	if _, packages, ok := strings.Cut(command, "apt-get install -y "); ok {
+		return "apt " + strings.TrimSpace(strings.TrimPrefix(packages, "--no-install-recommends "))
+	}
+	return "run " + command
+}
 
 func (d *differences) compare(what string, got, want any) {
 	if fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", want) {

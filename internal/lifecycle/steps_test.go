@@ -77,12 +77,30 @@ var (
 	cpuCounts      = []*int{nil, ptr(1), ptr(2), ptr(4)}
 	memorySizes    = []*int{nil, ptr(512), ptr(2048)}
 	triggerSets    = []map[string]string{nil, {"requirements": "h1"}, {"requirements": "h2"}}
+	stepSets       = [][]buildStep{nil, {aptStep("ffmpeg")}, {envStep("MPLBACKEND", "Agg"), runStep("python3 -c 'import os'")},
+		{aptStep("ffmpeg"), envStep("MPLBACKEND", "Agg")}, {runStep("definitely-not-installed --version")}}
 	buildTimeouts  = []string{"1s", "2s", "5s", "5s", "20s"}
 	buildDurations = []string{"0s", "300ms", "800ms", "1500ms", "3s"}
 	signalDelays   = []string{"0s", "0s", "200ms", "700ms"}
 )
 
 func ptr[T any](v T) *T { return &v }
+
+func aptStep(packages ...string) (s buildStep) {
+	s.Apt = &struct {
+		Packages []string `json:"packages"`
+	}{packages}
+	return s
+}
+
+func envStep(name, value string) buildStep { return buildStep{Env: map[string]string{name: value}} }
+
+func runStep(command string) (s buildStep) {
+	s.Run = &struct {
+		Command string `json:"command"`
+	}{command}
+	return s
+}
 
 // generator draws a sequence from a seed. It tracks the configuration the steps build up (never
 // what the steps lead to), so the same seed always makes the same steps.
@@ -176,7 +194,7 @@ func (g *generator) onTemplate(verb string, backends ...string) (step, bool) {
 // inputEdit changes one build input of key k to another value.
 func (g *generator) inputEdit(k string) (string, any) {
 	t := g.cfg[k]
-	fields := []string{"image", "packages", "start_cmd", "rebuild_triggers", "rebuild_triggers"}
+	fields := []string{"image", "packages", "start_cmd", "rebuild_triggers", "rebuild_triggers", "steps", "steps"}
 	if t.Backend == backendE2B {
 		fields = append(fields, "ready_cmd", "cpu_count", "memory_mb")
 	}
@@ -196,6 +214,8 @@ func (g *generator) inputEdit(k string) (string, any) {
 			v = pick(g, cpuCounts)
 		case "memory_mb":
 			v = pick(g, memorySizes)
+		case "steps":
+			v = pick(g, stepSets)
 		default:
 			v = pick(g, triggerSets)
 		}
