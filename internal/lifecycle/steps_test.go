@@ -69,15 +69,15 @@ func parseStep(line string) (step, error) {
 // catalogues know, plus, last, one plain image on which the default start command fails (the
 // mistake a new user makes first).
 var (
-	e2bImages      = []string{"e2bdev/code-interpreter:latest", "e2bdev/code-interpreter:v1.5.2", "e2bdev/code-interpreter:latest", "python:3.12-slim"}
-	osbImages      = []string{"opensandbox/code-interpreter:v1.1.0", "opensandbox/code-interpreter:v1.2.0", "opensandbox/code-interpreter:v1.1.0", "python:3.12"}
-	packageSets    = [][]string{nil, {"numpy"}, {"pandas==2.2.3"}, {"numpy", "requests>=2"}}
-	startCmds      = []*string{nil, nil, ptr(""), ptr("python3 -m http.server 8080")}
-	readyCmds      = []*string{nil, nil, ptr("sleep 1")}
-	cpuCounts      = []*int{nil, ptr(1), ptr(2), ptr(4)}
-	memorySizes    = []*int{nil, ptr(512), ptr(2048)}
-	triggerSets    = []map[string]string{nil, {"requirements": "h1"}, {"requirements": "h2"}}
-	stepSets       = [][]buildStep{nil, {aptStep("ffmpeg")}, {envStep("MPLBACKEND", "Agg"), runStep("python3 -c 'import os'")},
+	e2bImages   = []string{"e2bdev/code-interpreter:latest", "e2bdev/code-interpreter:v1.5.2", "e2bdev/code-interpreter:latest", "python:3.12-slim"}
+	osbImages   = []string{"opensandbox/code-interpreter:v1.1.0", "opensandbox/code-interpreter:v1.2.0", "opensandbox/code-interpreter:v1.1.0", "python:3.12"}
+	packageSets = [][]string{nil, {"numpy"}, {"pandas==2.2.3"}, {"numpy", "requests>=2"}}
+	startCmds   = []*string{nil, nil, ptr(""), ptr("python3 -m http.server 8080")}
+	readyCmds   = []*string{nil, nil, ptr("sleep 1")}
+	cpuCounts   = []*int{nil, ptr(1), ptr(2), ptr(4)}
+	memorySizes = []*int{nil, ptr(512), ptr(2048)}
+	triggerSets = []map[string]string{nil, {"requirements": "h1"}, {"requirements": "h2"}}
+	stepSets    = [][]buildStep{nil, {aptStep("ffmpeg")}, {envStep("MPLBACKEND", "Agg"), runStep("python3 -c 'import os'")},
 		{aptStep("ffmpeg"), envStep("MPLBACKEND", "Agg")}, {runStep("definitely-not-installed --version")}}
 	buildTimeouts  = []string{"1s", "2s", "5s", "5s", "20s"}
 	buildDurations = []string{"0s", "300ms", "800ms", "1500ms", "3s"}

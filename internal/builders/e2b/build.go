@@ -23,8 +23,8 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs bui
 		return builders.TemplateBuildResult{}, err
 	}
 	// The API key too: a build's failure reason and log lines are E2B's text, which may quote it.
-	logs := &buildLog{secrets: append(plan.secrets, b.api.APIKey), progress: obs.Progress}
-	logs.add(plan.notes...)
+	logs := &buildLog{builders.BuildLog{Secrets: append(plan.secrets, b.api.APIKey), Progress: obs.Progress}}
+	logs.Add(plan.notes...)
 	if !spec.ForceRebuild {
 		adopted, err := b.awaitInFlight(ctx, spec, logs, obs, plan.explain())
 		if err != nil {
@@ -32,15 +32,15 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs bui
 		}
 		if adopted != "" { // nothing was built by this run: SKIPPED, as a concurrent winner is
 			return builders.TemplateBuildResult{Status: builders.StatusSkipped, TemplateRef: &builders.TemplateRef{Provider: Name, Value: spec.TemplateID},
-				BuildID: adopted, Logs: logs.result(),
+				BuildID: adopted, Logs: logs.Lines(),
 				Detail: "build " + adopted + " of these inputs, which an earlier or concurrent run started, finished: adopted, not built again"}, nil
 		}
 	}
 	for attempt := 1; ; attempt++ {
 		buildID, err := b.buildOnce(ctx, spec.TemplateID, plan, logs, obs)
 		if err == nil {
-			logs.addf("template %s is ready", spec.TemplateID)
-			result := builders.Succeeded(Name, spec.TemplateID, logs.result())
+			logs.Addf("template %s is ready", spec.TemplateID)
+			result := builders.Succeeded(Name, spec.TemplateID, logs.Lines())
 			result.BuildID = buildID
 			return result, nil
 		}
@@ -50,7 +50,7 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs bui
 		if usable, lookupErr := b.resolves(ctx, spec.TemplateID, consumersRef(spec)); lookupErr != nil || usable {
 			return builders.TemplateBuildResult{}, err // the other build won: Ensure decides on adopting it
 		}
-		logs.add("our build was cancelled by a concurrent build of this template that did not finish either: building again")
+		logs.Add("our build was cancelled by a concurrent build of this template that did not finish either: building again")
 		if err := apihttp.Sleep(ctx, b.pollInterval+rand.N(b.pollInterval+1)); err != nil {
 			return builders.TemplateBuildResult{}, err
 		}
@@ -66,28 +66,28 @@ func (b *Builder) buildOnce(ctx context.Context, alias string, plan buildPlan, l
 	if err != nil {
 		// A 403 or 409 here is E2B's word on the name ("Alias 'x' already used" by another template
 		// of the team: register_build.go), kept at TEMPLATE_CREATE, not taken for a bad API key.
-		return "", builders.AtStage(builders.StageTemplateCreate, fmt.Errorf("creating template %s: %w", alias, err), logs.result()...)
+		return "", builders.AtStage(builders.StageTemplateCreate, fmt.Errorf("creating template %s: %w", alias, err), logs.Lines()...)
 	}
 	if created.TemplateID == "" || created.BuildID == "" {
-		return "", builders.AtStage(builders.StageTemplateCreate, fmt.Errorf("creating template %s: E2B answered without a templateID and buildID", alias), logs.result()...)
+		return "", builders.AtStage(builders.StageTemplateCreate, fmt.Errorf("creating template %s: E2B answered without a templateID and buildID", alias), logs.Lines()...)
 	}
 	obs.Created(builders.TemplateRef{Provider: Name, Value: alias})
-	logs.addf("template %s (%s): build %s requested with %d CPU, %d MB", alias, created.TemplateID, created.BuildID,
+	logs.Addf("template %s (%s): build %s requested with %d CPU, %d MB", alias, created.TemplateID, created.BuildID,
 		plan.create.CPUCount, plan.create.MemoryMB)
 
 	if info, err := b.api.buildStatus(ctx, created.TemplateID, created.BuildID, 0); err == nil && info.Status == buildError {
 		b.waitForConcurrentBuilds(ctx, created, logs)
 		return "", builders.AtStage(builders.StageTemplateBuild, fmt.Errorf("build %s of template %s was superseded before it started: %s",
-			created.BuildID, alias, reasonOf(info)), logs.result()...)
+			created.BuildID, alias, reasonOf(info)), logs.Lines()...)
 	}
 	if err := b.uploadFiles(ctx, created.TemplateID, plan.uploads, logs); err != nil {
-		return "", builders.AtStage(builders.StageTemplateBuild, fmt.Errorf("build %s of template %s: %w", created.BuildID, alias, err), logs.result()...)
+		return "", builders.AtStage(builders.StageTemplateBuild, fmt.Errorf("build %s of template %s: %w", created.BuildID, alias, err), logs.Lines()...)
 	}
 	if err := b.startBuild(ctx, created, plan); err != nil {
 		return "", builders.AtStage(builders.StageTemplateBuild, fmt.Errorf("starting build %s of template %s: %w%s", created.BuildID, alias, err,
-			plan.refusedStepsHint(err)), logs.result()...)
+			plan.refusedStepsHint(err)), logs.Lines()...)
 	}
-	logs.addf("build %s started from %s", created.BuildID, source(plan.start))
+	logs.Addf("build %s started from %s", created.BuildID, source(plan.start))
 
 	if err := b.waitForBuild(ctx, created.TemplateID, created.BuildID, logs, plan.explain()); err != nil {
 		b.waitForConcurrentBuilds(ctx, created, logs)

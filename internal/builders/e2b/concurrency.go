@@ -31,7 +31,7 @@ func (b *Builder) registerWhenSlotFree(ctx context.Context, req templateBuildReq
 			return created, err
 		}
 		if !waited {
-			logs.addf("waiting for a free build slot: %s", apiMessage(err))
+			logs.Addf("waiting for a free build slot: %s", apiMessage(err))
 			waited = true
 		}
 		if err := b.api.WaitRetryAfter(ctx, err, slotPollInterval+rand.N(slotPollInterval/4)); err != nil {
@@ -53,7 +53,7 @@ func (b *Builder) waitForConcurrentBuilds(ctx context.Context, created templateR
 			return
 		}
 		if !announced {
-			logs.add("another build of this template is in flight (a concurrent apply?): waiting for it to finish")
+			logs.Add("another build of this template is in flight (a concurrent apply?): waiting for it to finish")
 		}
 		if apihttp.Sleep(ctx, delay) != nil {
 			return

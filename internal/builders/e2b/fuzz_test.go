@@ -49,7 +49,7 @@ func FuzzDecodeBuildStatus(f *testing.F) {
 		status, body = fuzzStatus, fuzzBody
 		info, err := c.buildStatus(t.Context(), "t", "b", 0)
 		if err == nil && info.Status == "error" {
-			err = b.buildFailed(info, &buildLog{secrets: []builders.Secret{c.APIKey}}, failureHints{})
+			err = b.buildFailed(info, &buildLog{builders.BuildLog{Secrets: []builders.Secret{c.APIKey}}}, failureHints{})
 		}
 		if err != nil && strings.Contains(err.Error(), fuzzKey) {
 			t.Fatalf("the API key leaked into an error: %v", err)

@@ -34,17 +34,17 @@ func (b *Builder) awaitInFlight(ctx context.Context, spec builders.TemplateSpec,
 		return "", nil
 	}
 	obs.Created(builders.TemplateRef{Provider: Name, Value: alias})
-	logs.addf("build %s of these inputs is already running (an earlier run stopped waiting for it, or a concurrent run started it): "+
+	logs.Addf("build %s of these inputs is already running (an earlier run stopped waiting for it, or a concurrent run started it): "+
 		"waiting for it instead of building again", buildID)
 	if err := b.waitForBuild(ctx, remote.TemplateID, buildID, logs, explain); err != nil {
 		if ctx.Err() != nil {
 			return "", err
 		}
-		logs.addf("that build did not succeed (%s): building again", builders.DetailOf(err))
+		logs.Addf("that build did not succeed (%s): building again", builders.DetailOf(err))
 		return "", nil
 	}
 	if served, err := b.served(ctx, alias, consumersRef(spec), buildID); err != nil || served != buildID {
-		logs.addf("build %s finished, but the template serves another build: building again", buildID)
+		logs.Addf("build %s finished, but the template serves another build: building again", buildID)
 		return "", err
 	}
 	return buildID, nil

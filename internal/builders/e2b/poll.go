@@ -22,7 +22,7 @@ func (b *Builder) waitForBuild(ctx context.Context, templateID, buildID string, 
 	for {
 		info, err := b.api.buildStatus(ctx, templateID, buildID, offset)
 		if err != nil {
-			return builders.AtStage(builders.StageTemplateBuild, fmt.Errorf("waiting for build %s: %w", buildID, err), logs.result()...)
+			return builders.AtStage(builders.StageTemplateBuild, fmt.Errorf("waiting for build %s: %w", buildID, err), logs.Lines()...)
 		}
 		offset += len(info.LogEntries)
 		logs.entries(info.LogEntries)
@@ -37,7 +37,7 @@ func (b *Builder) waitForBuild(ctx context.Context, templateID, buildID string, 
 			wait, delay = delay, min(b.maxPoll, max(delay+1, time.Duration(float64(delay)*pollGrowth)))
 		}
 		if err := apihttp.Sleep(ctx, wait); err != nil {
-			return builders.AtStage(builders.StageTemplateBuild, fmt.Errorf("waiting for build %s: %w", buildID, err), logs.result()...)
+			return builders.AtStage(builders.StageTemplateBuild, fmt.Errorf("waiting for build %s: %w", buildID, err), logs.Lines()...)
 		}
 	}
 }
@@ -66,5 +66,5 @@ func (b *Builder) buildFailed(info templateBuildInfo, logs *buildLog, explain fa
 	case explain.startHint != "" && failedAtStartCmd(texts...):
 		reason += "; " + explain.startHint
 	}
-	return builders.AtStage(stage, fmt.Errorf("build %s failed: %s", info.BuildID, builders.Scrub(reason, logs.secrets...)), logs.result()...)
+	return builders.AtStage(stage, fmt.Errorf("build %s failed: %s", info.BuildID, builders.Scrub(reason, logs.Secrets...)), logs.Lines()...)
 }

@@ -48,7 +48,7 @@ func (b *Builder) uploadFiles(ctx context.Context, templateID string, uploads []
 			return fmt.Errorf("uploading the files of %s: %w", u.step.Describe(), err)
 		}
 		if link.Present {
-			logs.addf("files of %s already on E2B (%s)", u.step.Describe(), u.hash)
+			logs.Addf("files of %s already on E2B (%s)", u.step.Describe(), u.hash)
 			continue
 		}
 		if link.URL == "" {
@@ -57,7 +57,7 @@ func (b *Builder) uploadFiles(ctx context.Context, templateID string, uploads []
 		if err := b.putArchive(ctx, link.URL, u.files); err != nil {
 			return fmt.Errorf("uploading the files of %s: %w", u.step.Describe(), err)
 		}
-		logs.addf("uploaded the files of %s (%s)", u.step.Describe(), u.hash)
+		logs.Addf("uploaded the files of %s (%s)", u.step.Describe(), u.hash)
 	}
 	return nil
 }

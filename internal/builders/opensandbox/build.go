@@ -28,7 +28,7 @@ type builderSandbox struct {
 // Build makes the template: sandbox from image, packages and steps, snapshot named spec.TemplateID. The
 // builder sandbox is deleted on every path. See the package doc for duplicates.
 func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs builders.Observer) (builders.TemplateBuildResult, error) {
-	logs := &buildLog{secrets: []builders.Secret{b.api.APIKey}, progress: obs.Progress}
+	logs := &buildLog{builders.BuildLog{Secrets: []builders.Secret{b.api.APIKey}, Progress: obs.Progress}}
 	logs.warnings(spec)
 	timeout, err := sandboxTimeoutSeconds(ctx, b.maxSandboxTimeout)
 	if err != nil {
@@ -39,7 +39,7 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs bui
 		return builders.TemplateBuildResult{}, withLogs(err, builders.StageRegistryAuth, logs)
 	}
 	if auth != nil {
-		logs.secrets = append(logs.secrets, auth.Password)
+		logs.Secrets = append(logs.Secrets, auth.Password)
 	}
 
 	b.deleteDeadBuilders(ctx, spec.TemplateID, logs)
@@ -53,7 +53,7 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs bui
 		return builders.TemplateBuildResult{}, withLogs(builders.AtStage(createStage(err), fmt.Errorf("creating the builder sandbox: %w%s", err, timeoutHint(err))), "", logs)
 	}
 	sb := builderSandbox{id: created.ID, startCmd: startCmd, defaulted: defaulted}
-	logs.addf("builder sandbox %s created from %s", sb.id, spec.Image)
+	logs.Addf("builder sandbox %s created from %s", sb.id, spec.Image)
 	cleaned := false
 	defer func() { // a panic further down must not leak the sandbox either
 		if !cleaned {
@@ -68,10 +68,10 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs bui
 		return builders.TemplateBuildResult{}, b.failed(ctx, err, snap, logs)
 	}
 	if err == nil {
-		logs.addf("snapshot %s (%s) is Ready", spec.TemplateID, snap.ID)
+		logs.Addf("snapshot %s (%s) is Ready", spec.TemplateID, snap.ID)
 		b.settleName(ctx, spec.TemplateID, snap, logs)
 	}
-	result := builders.Succeeded(Name, spec.TemplateID, logs.lines)
+	result := builders.Succeeded(Name, spec.TemplateID, logs.Lines())
 	// What consumers now resolve the name to: ours, or a newer one a concurrent build left. Unknown
 	// after a failed look-up; the next refresh records it.
 	result.BuildID, _ = b.Serving(ctx, spec.TemplateID, false, "")
@@ -84,7 +84,7 @@ func (b *Builder) prepareAndSnapshot(ctx context.Context, sb builderSandbox, spe
 	if err := b.waitRunning(ctx, sb); err != nil {
 		return snapshot{}, err
 	}
-	logs.addf("builder sandbox %s is Running", sb.id)
+	logs.Addf("builder sandbox %s is Running", sb.id)
 	if len(spec.BuildSteps()) > 0 || spec.ReadyCommand() != "" {
 		if err := b.prepare(ctx, sb, spec, logs); err != nil {
 			return snapshot{}, err
@@ -99,7 +99,7 @@ func (b *Builder) prepareAndSnapshot(ctx context.Context, sb builderSandbox, spe
 	if err != nil {
 		return snapshot{}, builders.AtStage(builders.StageSnapshot, fmt.Errorf("creating snapshot %s: %w", spec.TemplateID, err))
 	}
-	logs.addf("snapshot %s (%s) created", spec.TemplateID, snap.ID)
+	logs.Addf("snapshot %s (%s) created", spec.TemplateID, snap.ID)
 	obs.Created(builders.TemplateRef{Provider: Name, Value: spec.TemplateID})
 	return snap, b.waitSnapshotReady(ctx, snap.ID)
 }
@@ -137,12 +137,12 @@ func commandFailed(command string, result commandResult, logs *buildLog) error {
 		}
 		hint = fmt.Sprintf(" (the shell's \"command not found\": the image has no %s; %s)", program, fix)
 	}
-	msg := fmt.Sprintf("`%s` failed with %s%s", builders.Scrub(command, logs.secrets...), result.Error, hint)
+	msg := fmt.Sprintf("`%s` failed with %s%s", builders.Scrub(command, logs.Secrets...), result.Error, hint)
 	if len(result.Output) > 0 {
 		msg += "; its last output:"
 	}
 	for _, line := range result.Output[max(0, len(result.Output)-outputTailLines):] {
-		msg += "\n  " + builders.Scrub(line, logs.secrets...)
+		msg += "\n  " + builders.Scrub(line, logs.Secrets...)
 	}
 	return errors.New(msg)
 }
@@ -154,7 +154,7 @@ func (b *Builder) failed(ctx context.Context, err error, snap snapshot, logs *bu
 		cleanupCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		defer cancel()
 		if delErr := b.api.deleteSnapshot(cleanupCtx, snap.ID); delErr != nil && !apihttp.IsNotFound(delErr) {
-			logs.addf("warning: could not delete the failed snapshot %s: %v", snap.ID, delErr)
+			logs.Addf("warning: could not delete the failed snapshot %s: %v", snap.ID, delErr)
 		}
 	}
 	return withLogs(err, builders.StageTemplateBuild, logs)
@@ -166,9 +166,9 @@ func (b *Builder) failed(ctx context.Context, err error, snap snapshot, logs *bu
 func withLogs(err error, fallback builders.Stage, logs *buildLog) error {
 	var se *builders.StageError
 	if errors.As(err, &se) && se == err {
-		return builders.ScrubError(builders.AtStage(se.Stage, se.Err, logs.lines...), logs.secrets...)
+		return builders.ScrubError(builders.AtStage(se.Stage, se.Err, logs.Lines()...), logs.Secrets...)
 	}
-	return builders.ScrubError(builders.AtStage(builders.StageOf(err, fallback), err, logs.lines...), logs.secrets...)
+	return builders.ScrubError(builders.AtStage(builders.StageOf(err, fallback), err, logs.Lines()...), logs.Secrets...)
 }
 
 // deleteBuilderSandbox runs on every path out of Build, before the result is made (so its
@@ -178,10 +178,10 @@ func (b *Builder) deleteBuilderSandbox(ctx context.Context, id string, logs *bui
 	cleanupCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 	defer cancel()
 	if err := b.api.deleteSandbox(cleanupCtx, id); err != nil && !apihttp.IsNotFound(err) {
-		logs.addf("warning: could not delete builder sandbox %s (it expires on its own): %v", id, err)
+		logs.Addf("warning: could not delete builder sandbox %s (it expires on its own): %v", id, err)
 		return
 	}
-	logs.addf("builder sandbox %s deleted", id)
+	logs.Addf("builder sandbox %s deleted", id)
 }
 
 // timeoutHint points at the provider setting when the server refused the sandbox's timeout

@@ -69,7 +69,7 @@ func (b *Builder) deleteDeadBuilders(ctx context.Context, templateID string, log
 	labels := map[string]string{metaRole: builderRole, metaTemplate: templateID}
 	found, err := b.api.listSandboxes(ctx, labels)
 	if err != nil {
-		logs.addf("warning: could not look for builder sandboxes of %s left by an interrupted run: %v", templateID, err)
+		logs.Addf("warning: could not look for builder sandboxes of %s left by an interrupted run: %v", templateID, err)
 		return
 	}
 	for _, sb := range found {
@@ -77,10 +77,10 @@ func (b *Builder) deleteDeadBuilders(ctx context.Context, templateID string, log
 			continue
 		}
 		if err := b.api.deleteSandbox(ctx, sb.ID); err != nil && !apihttp.IsNotFound(err) {
-			logs.addf("warning: could not delete builder sandbox %s, left by build %s that died: %v", sb.ID, sb.Metadata[metaBuild], err)
+			logs.Addf("warning: could not delete builder sandbox %s, left by build %s that died: %v", sb.ID, sb.Metadata[metaBuild], err)
 			continue
 		}
-		logs.addf("deleted builder sandbox %s, left by build %s of this template that died mid-build", sb.ID, sb.Metadata[metaBuild])
+		logs.Addf("deleted builder sandbox %s, left by build %s of this template that died mid-build", sb.ID, sb.Metadata[metaBuild])
 	}
 }
 

@@ -151,7 +151,7 @@ func (b *Builder) deleteSettledSnapshot(ctx context.Context, id string) error {
 func (b *Builder) settleName(ctx context.Context, name string, mine snapshot, logs *buildLog) {
 	named, err := b.api.snapshotsNamed(ctx, name)
 	if err != nil {
-		logs.addf("warning: could not list older snapshots named %s: %v", name, err)
+		logs.Addf("warning: could not list older snapshots named %s: %v", name, err)
 		return
 	}
 	winner := mine
@@ -161,7 +161,7 @@ func (b *Builder) settleName(ctx context.Context, name string, mine snapshot, lo
 		}
 	}
 	if winner.ID != mine.ID {
-		logs.addf("a newer snapshot %s (%s) was built meanwhile and serves the name", name, winner.ID)
+		logs.Addf("a newer snapshot %s (%s) was built meanwhile and serves the name", name, winner.ID)
 	}
 	for _, s := range named {
 		if s.ID == winner.ID || newer(s, mine) > 0 {
@@ -169,9 +169,9 @@ func (b *Builder) settleName(ctx context.Context, name string, mine snapshot, lo
 		}
 		switch err := b.api.deleteSnapshot(ctx, s.ID); {
 		case err == nil || apihttp.IsNotFound(err):
-			logs.addf("deleted older snapshot %s (%s, %s)", name, s.ID, s.Status.State)
+			logs.Addf("deleted older snapshot %s (%s, %s)", name, s.ID, s.Status.State)
 		default:
-			logs.addf("warning: kept older snapshot %s (%s): %v", name, s.ID, err)
+			logs.Addf("warning: kept older snapshot %s (%s): %v", name, s.ID, err)
 		}
 	}
 }
@@ -189,7 +189,7 @@ func (b *Builder) superseded(ctx context.Context, name string, mine snapshot, er
 	}
 	for _, s := range ready {
 		if newer(s, mine) > 0 {
-			logs.addf("snapshot %s (%s) was replaced by the newer %s of a concurrent build", name, mine.ID, s.ID)
+			logs.Addf("snapshot %s (%s) was replaced by the newer %s of a concurrent build", name, mine.ID, s.ID)
 			return true
 		}
 	}

@@ -125,7 +125,7 @@ func (r *stepRunner) exec(ctx context.Context, cmd, user string, extra map[strin
 	if deadline, ok := ctx.Deadline(); ok {
 		req.Timeout = max(time.Until(deadline).Milliseconds(), 1) // execd kills it at our deadline
 	}
-	r.logs.add("$ " + cmd)
+	r.logs.Add("$ " + cmd)
 	result, err := r.ex.run(ctx, req)
 	r.logs.output(result)
 	return result, err
@@ -181,7 +181,7 @@ func (r *stepRunner) workdir(ctx context.Context, s builders.BuildStep) error {
 	if err := r.ex.makeDir(ctx, next.Workdir, filePermission{Owner: owner.Owner, Group: owner.Group, Mode: 755}); err != nil {
 		return fmt.Errorf("creating %s: %w", next.Workdir, err)
 	}
-	r.logs.addf("workdir %s", next.Workdir)
+	r.logs.Addf("workdir %s", next.Workdir)
 	r.state = next
 	return nil
 }
@@ -230,7 +230,7 @@ func (r *stepRunner) placeFiles(ctx context.Context, f builders.FileStep) error 
 			return fmt.Errorf("placing %s at %s: %w", e.Path, dest, err)
 		}
 	}
-	r.logs.addf("placed %d entries of %s at %s", len(files.Entries), files.Src, target)
+	r.logs.Addf("placed %d entries of %s at %s", len(files.Entries), files.Src, target)
 	return nil
 }
 
@@ -267,7 +267,7 @@ func (r *stepRunner) waitReady(ctx context.Context, ready string) error {
 		result, err := r.exec(ctx, ready, "", nil)
 		switch {
 		case err == nil && result.Error == "":
-			r.logs.add("ready: the ready command succeeded")
+			r.logs.Add("ready: the ready command succeeded")
 			return nil
 		case err == nil && result.ExitCode == exitCodeNotFound:
 			return fmt.Errorf("ready command: %w", commandFailed(ready, result, r.logs))
