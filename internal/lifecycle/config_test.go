@@ -27,6 +27,8 @@ variable "templates" {
       apt = optional(object({ packages = list(string) }))
       env = optional(map(string))
     })))
+    tags             = optional(set(string))
+    candidate        = optional(bool)
     force_rebuild    = optional(bool)
     keep_remotely    = optional(bool)
     timeouts         = optional(object({ create = optional(string), update = optional(string), delete = optional(string) }))
@@ -45,6 +47,8 @@ resource "sandbox_template" "t" {
   memory_mb        = each.value.memory_mb
   rebuild_triggers = each.value.rebuild_triggers
   steps            = each.value.steps
+  tags             = each.value.tags
+  candidate        = each.value.candidate
   force_rebuild    = each.value.force_rebuild
   keep_remotely    = each.value.keep_remotely
   timeouts         = each.value.timeouts
@@ -64,6 +68,8 @@ type template struct {
 	MemoryMB        *int              `json:"memory_mb,omitempty"`
 	RebuildTriggers map[string]string `json:"rebuild_triggers,omitempty"`
 	Steps           []buildStep       `json:"steps,omitempty"`
+	Tags            []string          `json:"tags,omitempty"`      // E2B only
+	Candidate       bool              `json:"candidate,omitempty"` // E2B only
 	ForceRebuild    bool              `json:"force_rebuild,omitempty"`
 	KeepRemotely    bool              `json:"keep_remotely,omitempty"`
 	Timeouts        *timeouts         `json:"timeouts,omitempty"`

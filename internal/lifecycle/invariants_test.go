@@ -18,6 +18,7 @@ const (
 	invNoRebuild  = "a template is built only when its inputs call for it"
 	invOrphan     = "no template exists that no state records, except one kept by keep_remotely, by an interrupted create, or left out by a failed create on Terraform 1.16"
 	invSandboxes  = "no OpenSandbox builder sandbox outlives the apply that started it"
+	invCandidate  = "a candidate build never goes live by itself, and each tag a record names starts its build"
 	invStepFinish = "every CLI run finishes, and the emulator answers"
 )
 
@@ -74,6 +75,9 @@ func (s *sequence) check(out *outcome, builtBefore map[string]madeFrom) []violat
 				for _, problem := range s.servedProblems(i) {
 					add(invServed, "%s: %s recorded %s (%v): %s", d.name, key, i.status(), i.Attributes["detail"], problem)
 				}
+				for _, problem := range s.tagProblems(i) {
+					add(invCandidate, "%s: %s: %s", d.name, key, problem)
+				}
 			}
 		}
 	}
@@ -81,6 +85,9 @@ func (s *sequence) check(out *outcome, builtBefore map[string]madeFrom) []violat
 		if r.code == 11 || crashed.MatchString(r.output) {
 			add(invCrash, "%s exited %d:\n%s", strings.Join(r.args, " "), r.code, tail(r.output, 15))
 		}
+	}
+	for _, problem := range s.liveCandidates() {
+		add(invCandidate, "%s", problem)
 	}
 	s.leftOut(out.runs)
 	vs = append(vs, s.orphans(recorded)...)
@@ -149,9 +156,13 @@ func (s *sequence) servedProblems(i instance) []string {
 	var buildID string
 	switch rec.Backend {
 	case backendE2B:
-		served, err := s.emu.servedE2B(rec.TemplateID)
+		name := rec.TemplateID + ":default"
+		if rec.Candidate { // its consumers start it by build_ref
+			name = rec.TemplateID + ":" + fmt.Sprint(i.Attributes["build_id"])
+		}
+		served, err := s.emu.servedE2B(name)
 		if err != nil || served == nil {
-			return []string{fmt.Sprintf("nothing serves %s:default (%v)", rec.TemplateID, err)}
+			return []string{fmt.Sprintf("nothing serves %s (%v)", name, err)}
 		}
 		buildID, problems = served.BuildID, e2bDifferences(rec, served)
 	case backendOpenSandbox:
@@ -170,6 +181,54 @@ func (s *sequence) servedProblems(i instance) []string {
 		problems = append(problems, fmt.Sprintf("the served build %s was started while applying %s\n   not the recorded %s", buildID, orNone(m.inputs), want))
 	}
 	return problems
+}
+
+// tagProblems tells where a tag an E2B record names does not start the recorded build. A record
+// not a candidate makes its build live: it is promoted, as far as liveCandidates is concerned.
+func (s *sequence) tagProblems(i instance) []string {
+	rec := i.template()
+	buildID, _ := i.Attributes["build_id"].(string)
+	if rec.Backend != backendE2B || buildID == "" {
+		return nil
+	}
+	if !rec.Candidate {
+		s.promoted[buildID] = true
+	}
+	var problems []string
+	for _, tag := range rec.Tags {
+		served, err := s.emu.servedE2B(rec.TemplateID + ":" + tag)
+		switch {
+		case err != nil:
+			problems = append(problems, fmt.Sprintf("%s:%s: %v", rec.TemplateID, tag, err))
+		case served == nil || served.BuildID != buildID:
+			problems = append(problems, fmt.Sprintf("%s:%s starts %v, not the recorded build %s", rec.TemplateID, tag, servedID(served), buildID))
+		}
+	}
+	return problems
+}
+
+// liveCandidates lists the E2B templates whose plain name starts a build made while the
+// configuration asked for candidates, which no record has made live since.
+func (s *sequence) liveCandidates() []string {
+	var problems []string
+	for _, k := range s.cfg.keys() {
+		t := s.cfg[k]
+		if t.Backend != backendE2B {
+			continue
+		}
+		live := s.servedBuild(t)
+		if m := s.madeFrom[live]; live != "" && m.candidate && !s.promoted[live] {
+			problems = append(problems, fmt.Sprintf("%s:default starts %s, a candidate build no apply has made live", t.TemplateID, live))
+		}
+	}
+	return problems
+}
+
+func servedID(served *e2bServed) string {
+	if served == nil {
+		return "nothing"
+	}
+	return served.BuildID
 }
 
 func orNone(inputs string) string {

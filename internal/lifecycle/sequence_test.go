@@ -34,11 +34,14 @@ type sequence struct {
 	allowed map[string]string
 	// prior is dirs[0]'s state as the last plan refreshed it.
 	prior map[string]instance
+	// promoted are the E2B builds a record not a candidate has named: live by an apply's will.
+	promoted map[string]bool
 }
 
 type madeFrom struct {
 	templateID string
 	inputs     string // inputs.key(), or "" when the configuration had no such template
+	candidate  bool   // the configuration asked for a candidate (E2B)
 }
 
 // outcome is what a step did.
@@ -62,7 +65,7 @@ func newSequence(tl tools, root string) (*sequence, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &sequence{tools: tl, emu: emu, cfg: config{}, madeFrom: map[string]madeFrom{}, allowed: map[string]string{},
+	s := &sequence{tools: tl, emu: emu, cfg: config{}, madeFrom: map[string]madeFrom{}, allowed: map[string]string{}, promoted: map[string]bool{},
 		prior: map[string]instance{}}
 	for i, name := range []string{"pipeline", "second"} {
 		if s.dirs[i], err = newWorkdir(name, tl.cli, filepath.Join(root, name), tl.providerDir, emu); err != nil {
@@ -386,7 +389,7 @@ func (s *sequence) attribute() error {
 		}
 		m := madeFrom{templateID: templateID}
 		if _, t, ok := s.cfg.byTemplateID(templateID); ok {
-			m.inputs = t.inputs().key()
+			m.inputs, m.candidate = t.inputs().key(), t.Candidate
 		}
 		s.madeFrom[id] = m
 	}

@@ -77,6 +77,7 @@ var (
 	cpuCounts   = []*int{nil, ptr(1), ptr(2), ptr(4)}
 	memorySizes = []*int{nil, ptr(512), ptr(2048)}
 	triggerSets = []map[string]string{nil, {"requirements": "h1"}, {"requirements": "h2"}}
+	tagSets     = [][]string{nil, {"v1"}, {"v1", "stable"}, {"v2"}}
 	stepSets    = [][]buildStep{nil, {aptStep("ffmpeg")}, {envStep("MPLBACKEND", "Agg"), runStep("python3 -c 'import os'")},
 		{aptStep("ffmpeg"), envStep("MPLBACKEND", "Agg")}, {runStep("definitely-not-installed --version")}}
 	buildTimeouts  = []string{"1s", "2s", "5s", "5s", "20s"}
@@ -154,6 +155,7 @@ func (g *generator) next() step {
 	}{
 		{26, g.changeInput},
 		{8, g.changeSetting},
+		{6, g.changeRelease},
 		{7, func() (step, bool) { return g.onTemplate(verbFailNext) }},
 		{4, func() (step, bool) { return g.onTemplate(verbHang, backendE2B) }},
 		{4, func() (step, bool) { return g.onTemplate(verbRelease, backendE2B) }},
@@ -262,6 +264,26 @@ func (g *generator) changeSetting() (step, bool) {
 		s.Edits[k+".force_rebuild"] = mustJSON(!t.ForceRebuild)
 	default:
 		s.Edits[k+".timeouts"] = mustJSON(g.timeouts())
+	}
+	return s, true
+}
+
+// changeRelease changes what goes live on an E2B template: tags, or whether its builds are
+// candidates, alone (no build: tags move, or the candidate goes live) or with a build input.
+func (g *generator) changeRelease() (step, bool) {
+	k := g.key(backendE2B)
+	if k == "" {
+		return step{}, false
+	}
+	s := step{Verb: verbApply, Edits: map[string]json.RawMessage{}}
+	if g.rng.IntN(2) == 0 {
+		s.Edits[k+".candidate"] = mustJSON(!g.cfg[k].Candidate)
+	} else {
+		s.Edits[k+".tags"] = mustJSON(pick(g, tagSets))
+	}
+	if g.rng.IntN(3) == 0 {
+		name, v := g.inputEdit(k)
+		s.Edits[name] = mustJSON(v)
 	}
 	return s, true
 }
