@@ -75,6 +75,7 @@ func (s *sequence) check(out *outcome, builtBefore map[string]madeFrom) []violat
 				for _, problem := range s.servedProblems(i) {
 					add(invServed, "%s: %s recorded %s (%v): %s", d.name, key, i.status(), i.Attributes["detail"], problem)
 				}
+				s.notePromoted(i)
 				for _, problem := range s.tagProblems(i) {
 					add(invCandidate, "%s: %s: %s", d.name, key, problem)
 				}
@@ -183,16 +184,20 @@ func (s *sequence) servedProblems(i instance) []string {
 	return problems
 }
 
-// tagProblems tells where a tag an E2B record names does not start the recorded build. A record
-// not a candidate makes its build live: it is promoted, as far as liveCandidates is concerned.
+// notePromoted remembers the build of an E2B record that is not a candidate: an apply made it
+// live, so liveCandidates lets the plain name start it.
+func (s *sequence) notePromoted(i instance) {
+	if buildID, _ := i.Attributes["build_id"].(string); buildID != "" && i.template().Backend == backendE2B && !i.template().Candidate {
+		s.promoted[buildID] = true
+	}
+}
+
+// tagProblems tells where a tag an E2B record names does not start the recorded build.
 func (s *sequence) tagProblems(i instance) []string {
 	rec := i.template()
 	buildID, _ := i.Attributes["build_id"].(string)
 	if rec.Backend != backendE2B || buildID == "" {
 		return nil
-	}
-	if !rec.Candidate {
-		s.promoted[buildID] = true
 	}
 	var problems []string
 	for _, tag := range rec.Tags {
