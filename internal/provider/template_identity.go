@@ -54,6 +54,17 @@ func importID(ctx context.Context, req resource.ImportStateRequest) (string, dia
 	return id.Backend.ValueString() + "/" + id.TemplateID.ValueString(), diags
 }
 
+// importedBackend reads the "[<backend>/]<rest>" an import ID starts with: the named backend, or
+// backends.ImportDefault when it names none, and what follows.
+func importedBackend(id string) (*builders.Backend, string, error) {
+	backend, rest := string(backends.ImportDefault.Name), id
+	if before, after, found := strings.Cut(id, "/"); found {
+		backend, rest = before, after
+	}
+	descriptor, err := backends.Named(backend)
+	return descriptor, rest, err
+}
+
 type attributeSetter interface {
 	SetAttribute(ctx context.Context, p path.Path, val any) diag.Diagnostics
 }

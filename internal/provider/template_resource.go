@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
-	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 )
 
 var (
@@ -246,11 +245,7 @@ func (r *templateResource) Delete(ctx context.Context, req resource.DeleteReques
 func (r *templateResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	id, diags := importID(ctx, req)
 	resp.Diagnostics.Append(diags...)
-	backend, templateID := string(backends.ImportDefault.Name), id
-	if before, after, found := strings.Cut(id, "/"); found {
-		backend, templateID = before, after
-	}
-	descriptor, err := backends.Named(backend)
+	descriptor, templateID, err := importedBackend(id)
 	if err == nil {
 		err = descriptor.ValidateTemplateID(templateID).Err()
 	}
@@ -259,6 +254,7 @@ func (r *templateResource) ImportState(ctx context.Context, req resource.ImportS
 			fmt.Sprintf("Expected \"<template_id>\" or \"<backend>/<template_id>\": %s", err))
 		return
 	}
+	backend := string(descriptor.Name)
 	imported := templateModel{Backend: types.StringValue(backend), TemplateID: types.StringValue(templateID)}
 	imported.setResult(builders.TemplateBuildResult{Status: builders.StatusSkipped,
 		TemplateRef: &builders.TemplateRef{Provider: descriptor.Name, Value: templateID},

@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
-	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 )
 
 // templateTagIdentityModel names a tag across configurations: import blocks by identity and
@@ -40,7 +39,7 @@ func setTagIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, m tem
 	return identity.Set(ctx, templateTagIdentityModel{Backend: m.Backend, TemplateID: m.TemplateID, Tag: m.Tag})
 }
 
-// ImportState takes "<template_id>:<tag>" (of the first backend with tags, E2B),
+// ImportState takes "<template_id>:<tag>" (of backends.ImportDefault, E2B),
 // "<backend>/<template_id>:<tag>", or an identity. The read that follows records where the tag
 // points, and takes that build as target.
 func (r *templateTagResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
@@ -60,12 +59,8 @@ func (r *templateTagResource) ImportState(ctx context.Context, req resource.Impo
 }
 
 func parseTagImportID(id string) (templateTagModel, error) {
-	backend, rest := string(taggingBackends()[0].Name), id
-	if before, after, found := strings.Cut(id, "/"); found {
-		backend, rest = before, after
-	}
+	descriptor, rest, err := importedBackend(id)
 	templateID, tag, found := strings.Cut(rest, ":")
-	descriptor, err := backends.Named(backend)
 	switch {
 	case err != nil:
 		return templateTagModel{}, err
@@ -80,7 +75,7 @@ func parseTagImportID(id string) (templateTagModel, error) {
 	if problem := descriptor.Tags.TagProblem(tag); problem != "" {
 		return templateTagModel{}, fmt.Errorf("tag %q %s", tag, problem)
 	}
-	m := templateTagModel{Backend: types.StringValue(backend), TemplateID: types.StringValue(templateID), Tag: types.StringValue(tag),
+	m := templateTagModel{Backend: types.StringValue(string(descriptor.Name)), TemplateID: types.StringValue(templateID), Tag: types.StringValue(tag),
 		Target: types.StringNull(), BuildID: types.StringNull()}
 	m.setNames(descriptor)
 	return m, nil
