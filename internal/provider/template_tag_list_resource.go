@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -76,7 +75,7 @@ func (r *templateTagListResource) tags(ctx context.Context, cfg templateTagListC
 	}
 	tagger, err := r.backends.tagger(ctx, cfg.Backend.ValueString())
 	if err != nil {
-		diags.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
+		diags.Append(notConfigured(err))
 		return nil, diags
 	}
 	pointers, err := tagger.Tags(ctx, cfg.TemplateID.ValueString())

@@ -96,7 +96,7 @@ func (r *templateTagResource) planBuildID(ctx context.Context, plan *templateTag
 	tagger, err := r.backends.tagger(ctx, plan.Backend.ValueString())
 	if err != nil {
 		if !knownLater(err) {
-			resp.Diagnostics.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
+			resp.Diagnostics.Append(notConfigured(err))
 		}
 		return
 	}

@@ -68,7 +68,7 @@ func (r *templateTagResource) Update(ctx context.Context, req resource.UpdateReq
 func (r *templateTagResource) move(ctx context.Context, m *templateTagModel, diags *diag.Diagnostics) bool {
 	tagger, err := r.backends.tagger(ctx, m.Backend.ValueString())
 	if err != nil {
-		diags.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
+		diags.Append(notConfigured(err))
 		return false
 	}
 	buildID, err := tagger.MoveTags(ctx, m.TemplateID.ValueString(), m.Target.ValueString(), []string{m.Tag.ValueString()})
@@ -93,7 +93,7 @@ func (r *templateTagResource) Read(ctx context.Context, req resource.ReadRequest
 	}
 	tagger, err := r.backends.tagger(ctx, state.Backend.ValueString())
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
+		resp.Diagnostics.Append(notConfigured(err))
 		return
 	}
 	ctx, cancel := r.backends.readContext(ctx)

@@ -110,7 +110,7 @@ func (r *templateResource) retag(ctx context.Context, plan, state templateModel,
 	}
 	tagger, err := r.backends.tagger(ctx, plan.Backend.ValueString())
 	if err != nil {
-		diags.AddAttributeError(path.Root("backend"), "Backend not configured", err.Error())
+		diags.Append(notConfigured(err))
 		return false
 	}
 	if _, err := tagger.MoveTags(ctx, plan.TemplateID.ValueString(), state.BuildID.ValueString(), added); err != nil {
