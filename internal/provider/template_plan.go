@@ -46,8 +46,8 @@ func unchanged(ctx context.Context, req resource.ModifyPlanRequest) bool {
 	return status.ValueString() != string(builders.StatusFailed) && status.ValueString() != statusSuperseded
 }
 
-// ModifyPlan plans what the schema does not: id, template_ref and sandbox_entrypoint where
-// they are known, replacement when backend or template_id changes, and the build outcome: known (the
+// ModifyPlan plans what the schema does not: id, template_ref, sandbox_entrypoint and the steps'
+// outputs (files_hash, sandbox_env, sandbox_workdir, sandbox_user) where they are known, replacement when backend or template_id changes, and the build outcome: known (the
 // state's) when an update will not rebuild, so such plans show only what really changes, unknown when
 // it will. It fails the plan when the chosen backend is not configured (a setting Terraform will know
 // only at apply counts as configured). It reads the plan once and sets it once: each GetAttribute and
@@ -64,7 +64,7 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if r.backends != nil && plan.ImageDigestCheck.ValueString() != digestCheckOff {
 		defer r.planImageDigest(ctx, req, resp) // last: it adjusts the plan the rest made
 	}
-	if unchanged(ctx, req) {
+	if outputsMoved := plan.planStepsOutputs(); !outputsMoved && unchanged(ctx, req) {
 		return
 	}
 	var state templateModel

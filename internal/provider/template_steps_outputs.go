@@ -1,13 +1,8 @@
 package provider
 
 import (
-	"context"
-
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
@@ -22,21 +17,17 @@ func stepsOutputAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"files_hash": schema.StringAttribute{Computed: true,
 			MarkdownDescription: "Digest of the files the `file` steps place (content, mode and names), read at plan time: " +
-				"a change rebuilds the template. Null without `file` steps.",
-			PlanModifiers: []planmodifier.String{stepsOutputPlan{}}},
+				"a change rebuilds the template. Null without `file` steps."},
 		"sandbox_env": schema.MapAttribute{Computed: true, ElementType: types.StringType,
 			MarkdownDescription: "OpenSandbox: the environment the `env` steps set, to pass as `env` when starting a sandbox " +
 				"from the snapshot (a snapshot keeps files only; E2B keeps it in the template). Known at plan time. Null " +
-				"without `env` steps and for other backends.",
-			PlanModifiers: []planmodifier.Map{stepsOutputPlan{}}},
+				"without `env` steps and for other backends."},
 		"sandbox_workdir": schema.StringAttribute{Computed: true,
 			MarkdownDescription: "OpenSandbox: the working directory the last `workdir` step set (absolute), for the commands " +
-				"run in a sandbox from the snapshot (execd's `cwd`). Known at plan time. Null without `workdir` steps and for other backends.",
-			PlanModifiers: []planmodifier.String{stepsOutputPlan{}}},
+				"run in a sandbox from the snapshot (execd's `cwd`). Known at plan time. Null without `workdir` steps and for other backends."},
 		"sandbox_user": schema.StringAttribute{Computed: true,
 			MarkdownDescription: "OpenSandbox: the user the last `user` step set, to run the sandbox's commands as (execd " +
-				"takes its uid: `id -u <user>`). Known at plan time. Null without `user` steps (root) and for other backends.",
-			PlanModifiers: []planmodifier.String{stepsOutputPlan{}}},
+				"takes its uid: `id -u <user>`). Known at plan time. Null without `user` steps (root) and for other backends."},
 	}
 }
 
@@ -88,36 +79,15 @@ func (m *templateModel) setStepsOutputs() {
 	m.SandboxEnv, m.SandboxWorkdir, m.SandboxUser = out.env, out.workdir, out.user
 }
 
-// stepsOutputPlan plans each of these attributes from the planned backend and steps.
-type stepsOutputPlan struct{}
-
-func (stepsOutputPlan) Description(context.Context) string { return "computed from backend and steps" }
-
-func (p stepsOutputPlan) MarkdownDescription(ctx context.Context) string { return p.Description(ctx) }
-
-func (stepsOutputPlan) planned(ctx context.Context, plan tfsdk.Plan) (stepsOutputs, bool) {
-	if plan.Raw.IsNull() {
-		return stepsOutputs{}, false // destroy
-	}
-	var backend types.String
-	var steps types.List
-	if plan.GetAttribute(ctx, path.Root("backend"), &backend).HasError() || plan.GetAttribute(ctx, path.Root("steps"), &steps).HasError() {
-		return stepsOutputs{}, false
-	}
-	return stepsOutputsOf(backend, steps), true
-}
-
-func (p stepsOutputPlan) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
-	if out, ok := p.planned(ctx, req.Plan); ok {
-		resp.PlanValue = map[string]types.String{"files_hash": out.filesHash, "sandbox_workdir": out.workdir,
-			"sandbox_user": out.user}[req.Path.String()]
-	}
-}
-
-func (p stepsOutputPlan) PlanModifyMap(ctx context.Context, req planmodifier.MapRequest, resp *planmodifier.MapResponse) {
-	if out, ok := p.planned(ctx, req.Plan); ok {
-		resp.PlanValue = out.env
-	}
+// planStepsOutputs plans the outputs of the plan's steps, once per plan (the files of file steps
+// are read from disk, so an edited file changes files_hash though the configuration did not), and
+// tells whether any differs from what the plan held.
+func (m *templateModel) planStepsOutputs() bool {
+	out := stepsOutputsOf(m.Backend, m.Steps)
+	moved := !m.FilesHash.Equal(out.filesHash) || !m.SandboxEnv.Equal(out.env) || !m.SandboxWorkdir.Equal(out.workdir) ||
+		!m.SandboxUser.Equal(out.user)
+	m.FilesHash, m.SandboxEnv, m.SandboxWorkdir, m.SandboxUser = out.filesHash, out.env, out.workdir, out.user
+	return moved
 }
 
 // stepsChanged tells whether a step, the ready check, the disk minimum or a placed file changed.
