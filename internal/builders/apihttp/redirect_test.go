@@ -66,8 +66,10 @@ func TestNoRedirectLeavesTheOrigin(t *testing.T) {
 	elsewhereURL, _ := url.Parse(elsewhere.URL)
 	for _, status := range []int{http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther, http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
 		for name, target := range map[string]func(api *url.URL) string{
-			"another port": func(*url.URL) string { return "http://user:pass@" + elsewhereURL.Host + "/steal/" + redirectKey + "?token=query-secret" },
-			"another name": func(api *url.URL) string { return "http://localhost:" + api.Port() + "/v1/x" },
+			"another port": func(*url.URL) string {
+				return "http://user:pass@" + elsewhereURL.Host + "/steal/" + redirectKey + "?token=query-secret"
+			},
+			"another name":   func(api *url.URL) string { return "http://localhost:" + api.Port() + "/v1/x" },
 			"another scheme": func(api *url.URL) string { return "https://" + api.Host + "/v1/x" },
 		} {
 			t.Run(fmt.Sprintf("%d to %s", status, name), func(t *testing.T) {
