@@ -28,7 +28,7 @@ func (e *RedirectError) Error() string {
 	if e.TooMany {
 		return fmt.Sprintf("stopped after %d redirects (the last to %s)", MaxRedirects, e.To)
 	}
-	return fmt.Sprintf("refused a redirect to %s: the API key and the request go only to %s, where the API was configured", e.To, e.Origin)
+	return fmt.Sprintf("refused a redirect to %s: the API key and requests go only to %s, where the API is configured (if it has moved, configure its new address)", e.To, e.Origin)
 }
 
 // following is c.HTTP with this package's redirect policy, whichever client the caller gave: a
