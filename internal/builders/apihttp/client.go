@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -22,8 +23,10 @@ const DefaultUserAgent = "terraform-provider-sandbox"
 // Client is one backend API. What differs between backends is data here, never another loop.
 type Client struct {
 	// Name is the backend as users know it ("E2B"); messages start with it in lower case.
-	Name      string
-	BaseURL   *url.URL
+	Name    string
+	BaseURL *url.URL
+	// HTTP sends the requests (nil: http.DefaultClient); its CheckRedirect is never used: Do
+	// follows a redirect only on the same origin, and at most MaxRedirects (redirect.go).
 	HTTP      *http.Client
 	UserAgent string // empty means DefaultUserAgent
 	// APIKey goes in the APIKeyHeader of every request; an empty key sends no header.
@@ -94,7 +97,7 @@ func (c *Client) Do(ctx context.Context, r Request) error {
 			if ctx.Err() != nil {
 				return fmt.Errorf("%s: %s %s: %w", c.prefix(), r.Method, r.Path, ctx.Err())
 			}
-			if last || !class.retriesTransport() {
+			if _, refused := errors.AsType[*RedirectError](err); refused || last || !class.retriesTransport() {
 				return err
 			}
 			if err := c.backoff(ctx, attempt, ""); err != nil {
@@ -138,7 +141,7 @@ func (c *Client) send(ctx context.Context, r Request, body []byte) (*http.Respon
 	if !c.APIKey.IsEmpty() {
 		req.Header.Set(c.APIKeyHeader, c.APIKey.Reveal())
 	}
-	resp, err := c.HTTP.Do(req)
+	resp, err := c.following(c.secrets(r)).Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s %s: %w", c.prefix(), r.Method, r.Path, UnwrapURLError(err))
 	}
@@ -173,8 +176,13 @@ func (c *Client) newError(resp *http.Response, body []byte, r Request) *Error {
 	if slices.Contains(c.AuthStatuses, e.StatusCode) {
 		e.authHint = cmp.Or(c.AuthHint, "check the API key")
 	}
-	e.scrub(append(append([]builders.Secret{c.APIKey}, c.Secrets...), r.Secrets...))
+	e.scrub(c.secrets(r))
 	return e
+}
+
+// secrets are those in play for r: scrubbed from anything a server's answer makes us say.
+func (c *Client) secrets(r Request) []builders.Secret {
+	return append(append([]builders.Secret{c.APIKey}, c.Secrets...), r.Secrets...)
 }
 
 func (c *Client) prefix() string { return strings.ToLower(c.Name) }

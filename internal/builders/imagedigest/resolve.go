@@ -21,7 +21,8 @@ import (
 )
 
 // Resolver resolves tags. Login is required. Transport carries the requests (nil: NewTransport());
-// every request passes route first, which decides where credentials may go.
+// every request passes route first, which decides where credentials may go, and a check follows
+// at most maxRedirects redirects.
 type Resolver struct {
 	Login     builders.RegistryLoginFunc
 	Transport http.RoundTripper
@@ -54,7 +55,7 @@ func (r Resolver) Resolve(ctx context.Context, image string, auth builders.Regis
 	if auth != nil {
 		rt.kind, login = auth.Kind(), lazy
 	}
-	desc, err := remote.Head(ref, remote.WithContext(ctx), remote.WithAuth(login), remote.WithTransport(rt))
+	desc, err := remote.Head(ref, remote.WithContext(ctx), remote.WithAuth(login), remote.WithTransport(&redirectBudget{next: rt}))
 	if err != nil {
 		return "", builders.ScrubError(failure(image, registry, err), lazy.secret())
 	}
