@@ -39,6 +39,7 @@ func New(ctx context.Context, cfg Config) (*Builder, error) {
 	if awsCfg.Region == "" {
 		return nil, ErrNoRegion
 	}
+	awsCfg.HTTPClient = boundedRedirects(awsCfg.HTTPClient)
 	client := bedrockagentcorecontrol.NewFromConfig(awsCfg, func(o *bedrockagentcorecontrol.Options) {
 		if cfg.Endpoint != "" {
 			o.BaseEndpoint = aws.String(cfg.Endpoint) // options run after env resolution, so this wins
