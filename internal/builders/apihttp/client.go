@@ -57,6 +57,8 @@ type Request struct {
 	Body        []byte
 	ContentType string
 	Out         any // a 2xx JSON answer is decoded into it when non-nil
+	// MaxItems bounds the items of the answer decoded into Out (answer_shape.go); 0 means MaxAnswerItems.
+	MaxItems int
 	// Read, when set, reads a 2xx answer itself instead of Out (a stream).
 	Read func(io.Reader) error
 	// Secrets the body reveals: scrubbed from any error text the server echoes back.
