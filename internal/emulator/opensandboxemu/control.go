@@ -111,7 +111,7 @@ func callViews(calls []ExecdCall) []map[string]any {
 			views = append(views, map[string]any{"mkdir": c.MakeDir.Path, "owner": c.MakeDir.Owner, "group": c.MakeDir.Group, "mode": c.MakeDir.Mode})
 		default:
 			views = append(views, map[string]any{"upload": c.Upload.Path, "owner": c.Upload.Owner, "group": c.Upload.Group,
-				"mode": c.Upload.Mode, "size": len(c.Upload.Content)})
+				"mode": c.Upload.Mode, "size": c.Upload.Size})
 		}
 	}
 	return views
