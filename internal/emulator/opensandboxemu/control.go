@@ -45,8 +45,8 @@ func (s *Server) controlRoutes() {
 		if !decodeControl(w, r, &f) {
 			return
 		}
-		if f.Status < 400 || f.Status > 599 || f.Count < 1 {
-			writeError(w, http.StatusBadRequest, "EMULATOR::INVALID_FAULT", "a fault needs an error status (4xx or 5xx) and count >= 1")
+		if msg := f.problem(); msg != "" {
+			writeError(w, http.StatusBadRequest, "EMULATOR::INVALID_FAULT", msg)
 			return
 		}
 		s.InjectFault(f)
@@ -60,13 +60,22 @@ func (s *Server) controlRoutes() {
 		if seed.State == "" {
 			seed.State = SnapshotReady
 		}
+		if msg := snapshotState(seed.State); msg != "" {
+			writeError(w, http.StatusBadRequest, "EMULATOR::INVALID_SNAPSHOT", msg)
+			return
+		}
 		writeJSON(w, http.StatusCreated, map[string]string{"id": s.SeedSnapshot(seed.Name, seed.State, seed.Image)})
 	})
 	s.mux.HandleFunc("PUT "+ControlPath+"settings", func(w http.ResponseWriter, r *http.Request) {
 		var st Settings
-		if decodeControl(w, r, &st) {
-			writeJSON(w, http.StatusOK, s.Apply(st))
+		if !decodeControl(w, r, &st) {
+			return
 		}
+		if msg := st.problem(); msg != "" {
+			writeError(w, http.StatusBadRequest, "EMULATOR::INVALID_SETTINGS", msg)
+			return
+		}
+		writeJSON(w, http.StatusOK, s.Apply(st))
 	})
 	s.mux.HandleFunc("GET "+ControlPath+"sandboxes", func(w http.ResponseWriter, _ *http.Request) {
 		views := []map[string]any{}
