@@ -42,21 +42,21 @@ var controls = map[string]control{
 		return ""
 	}),
 	"fail-requests": jsonControl(func(s *Server, c struct{ Count, Status int }) string {
-		if msg := firstProblem(atLeast("count", c.Count, 0), errorStatus("status", c.Status)); msg != "" {
+		if msg := firstProblem(nonNegative("count", c.Count), errorStatus("status", c.Status)); msg != "" {
 			return msg
 		}
 		s.FailNext(c.Count, c.Status)
 		return ""
 	}),
 	"build-concurrency": jsonControl(func(s *Server, c struct{ Limit int }) string {
-		if msg := atLeast("limit", c.Limit, 0); msg != "" {
+		if msg := nonNegative("limit", c.Limit); msg != "" {
 			return msg + " (0: no limit)"
 		}
 		s.SetBuildConcurrency(c.Limit)
 		return ""
 	}),
 	"team-limits": jsonControl(func(s *Server, c TeamLimits) string {
-		if msg := firstProblem(atLeast("maxCpu", c.MaxCPU, 0), atLeast("maxMemoryMb", c.MaxMemoryMB, 0)); msg != "" {
+		if msg := firstProblem(nonNegative("maxCpu", c.MaxCPU), nonNegative("maxMemoryMb", c.MaxMemoryMB)); msg != "" {
 			return msg + " (0: E2B's default tier)"
 		}
 		s.SetTeamLimits(c)
@@ -81,7 +81,7 @@ var controls = map[string]control{
 		Template string
 		Count    int
 	}) string {
-		if msg := firstProblem(required("template", c.Template), atLeast("count", c.Count, 0)); msg != "" {
+		if msg := firstProblem(required("template", c.Template), nonNegative("count", c.Count)); msg != "" {
 			return msg
 		}
 		s.DropConnectionsDuringBuild(c.Template, c.Count)
@@ -117,7 +117,7 @@ var controls = map[string]control{
 		Template string
 		Count    int
 	}) string {
-		if msg := firstProblem(required("template", c.Template), atLeast("count", c.Count, 0)); msg != "" {
+		if msg := firstProblem(required("template", c.Template), nonNegative("count", c.Count)); msg != "" {
 			return msg
 		}
 		if !s.SeedSandboxes(c.Template, c.Count) {

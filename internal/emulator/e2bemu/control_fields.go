@@ -25,9 +25,9 @@ func required(field, value string) string {
 	return ""
 }
 
-func atLeast(field string, value, least int) string {
-	if value < least {
-		return fmt.Sprintf("%s must be >= %d, not %d", field, least, value)
+func nonNegative(field string, value int) string {
+	if value < 0 {
+		return fmt.Sprintf("%s must be >= 0, not %d", field, value)
 	}
 	return ""
 }
