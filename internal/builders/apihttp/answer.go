@@ -2,6 +2,7 @@ package apihttp
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -74,6 +75,9 @@ func (c *Client) readJSON(resp *http.Response, r Request, out any) error {
 			return c.badAnswer(resp, r, "not JSON")
 		}
 		return nil
+	}
+	if problem := answerShape(body, cmp.Or(r.MaxItems, MaxAnswerItems)); problem != "" {
+		return fmt.Errorf("%s: %s %s: the answer %s: not one the %s API gives", c.prefix(), r.Method, r.Path, problem, c.Name)
 	}
 	if err := json.Unmarshal(body, out); err != nil {
 		return fmt.Errorf("%s: %s %s: decoding the answer: %w", c.prefix(), r.Method, r.Path, err)

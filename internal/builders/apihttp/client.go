@@ -57,9 +57,13 @@ type Request struct {
 	Query  url.Values
 	In     any // JSON-encoded as the body when non-nil
 	// Body is sent as it is, with ContentType, when In is nil (a multipart upload).
-	Body        []byte
+	Body []byte
+	// Upload, when set instead, is a body streamed as it is sent, with ContentType (upload.go).
+	Upload      *Upload
 	ContentType string
 	Out         any // a 2xx JSON answer is decoded into it when non-nil
+	// MaxItems bounds the items of the answer decoded into Out (answer_shape.go); 0 means MaxAnswerItems.
+	MaxItems int
 	// Read, when set, reads a 2xx answer itself instead of Out (a stream).
 	Read func(io.Reader) error
 	// Secrets the body reveals: scrubbed from any error text the server echoes back.
@@ -128,13 +132,16 @@ func (c *Client) send(ctx context.Context, r Request, body []byte) (*http.Respon
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s %s: %w", c.prefix(), r.Method, r.Path, err)
 	}
+	if err := r.Upload.attach(req); err != nil {
+		return nil, fmt.Errorf("%s: %s %s: %w", c.prefix(), r.Method, r.Path, err)
+	}
 	for k, v := range c.Header {
 		req.Header.Set(k, v)
 	}
 	if r.Read == nil { // a stream comes in the endpoint's own media type
 		req.Header.Set("Accept", "application/json")
 	}
-	if body != nil {
+	if body != nil || r.Upload != nil {
 		req.Header.Set("Content-Type", cmp.Or(r.ContentType, "application/json"))
 	}
 	req.Header.Set("User-Agent", cmp.Or(c.UserAgent, DefaultUserAgent))

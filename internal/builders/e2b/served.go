@@ -44,7 +44,7 @@ func aliasOf(name string) string { return name[strings.LastIndex(name, "/")+1:] 
 // listTemplates is GET /templates: the calling team's templates only, in one unpaginated page.
 func (b *Builder) listTemplates(ctx context.Context) ([]listedTemplate, error) {
 	var listed []listedTemplate
-	if err := b.api.Do(ctx, apihttp.Request{Method: http.MethodGet, Path: "/templates", Out: &listed}); err != nil {
+	if err := b.api.Do(ctx, apihttp.Request{Method: http.MethodGet, Path: "/templates", Out: &listed, MaxItems: templateListItems}); err != nil {
 		return nil, builders.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing templates: %w", err))
 	}
 	return listed, nil

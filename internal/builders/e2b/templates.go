@@ -13,6 +13,15 @@ import (
 // statusLogsLimit is the most log entries one status poll returns (the spec's maximum).
 const statusLogsLimit = 100
 
+// statusPollItems bounds the items of a status poll's answer (apihttp.Request.MaxItems): a full
+// page of log entries with their fields, the legacy logs beside them and the reason's entries hold
+// about 700; more is no E2B answer to a poll of statusLogsLimit entries.
+const statusPollItems = 100 * statusLogsLimit
+
+// templateListItems bounds the items of GET /templates, which lists the whole team in one page:
+// about 20 per template, so a team of over 10,000 templates.
+const templateListItems = 250_000
+
 // buildsPageLimit is how many of a template's newest builds are read to find one in flight.
 const buildsPageLimit = 20
 
@@ -42,7 +51,7 @@ func (c *client) buildStatus(ctx context.Context, templateID, buildID string, lo
 	var out templateBuildInfo
 	query := url.Values{"logsOffset": {strconv.Itoa(logsOffset)}, "limit": {strconv.Itoa(statusLogsLimit)}}
 	err := c.Do(ctx, apihttp.Request{Method: http.MethodGet, Path: "/templates/" + url.PathEscape(templateID) + "/builds/" + url.PathEscape(buildID) + "/status",
-		Query: query, Out: &out})
+		Query: query, Out: &out, MaxItems: statusPollItems})
 	return out, err
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"strconv"
 	"strings"
@@ -224,7 +223,7 @@ func (r *stepRunner) placeFiles(ctx context.Context, f builders.FileStep) error 
 			err = r.command(ctx, "ln -sfn "+builders.ShellQuote(string(e.Inline))+" "+builders.ShellQuote(dest)+
 				" && chown -h "+perm.Owner+":"+perm.Group+" "+builders.ShellQuote(dest), "root", nil)
 		case e.IsRegular():
-			err = r.uploadFile(ctx, e, dest, perm)
+			err = r.ex.upload(ctx, dest, perm, e)
 		}
 		if err != nil {
 			return fmt.Errorf("placing %s at %s: %w", e.Path, dest, err)
@@ -232,19 +231,6 @@ func (r *stepRunner) placeFiles(ctx context.Context, f builders.FileStep) error 
 	}
 	r.logs.Addf("placed %d entries of %s at %s", len(files.Entries), files.Src, target)
 	return nil
-}
-
-func (r *stepRunner) uploadFile(ctx context.Context, e builders.PlacedFile, dest string, perm filePermission) error {
-	src, err := e.Open()
-	if err != nil {
-		return err
-	}
-	content, err := io.ReadAll(src)
-	_ = src.Close()
-	if err != nil {
-		return err
-	}
-	return r.ex.upload(ctx, dest, perm, content)
 }
 
 // octalDigits is a mode as execd takes it (0644 as 644): the step's, else the entry's permission bits.

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"slices"
 	"strings"
-	"time"
 )
 
 // ControlPrefix is the emulator's own path: fault injection, seeding and inspection for tests that
@@ -23,12 +21,12 @@ var controls = map[string]control{
 	"fail-build": jsonControl(func(s *Server, c struct {
 		Template, Reason, Step string
 	}) string {
-		if c.Reason == "" {
-			return "reason is required"
-		}
 		step := c.Step
 		if step == "" {
 			step = "base"
+		}
+		if msg := firstProblem(required("reason", c.Reason), buildStep("step", step)); msg != "" {
+			return msg
 		}
 		s.FailBuildAt(c.Template, c.Reason, step)
 		return ""
@@ -36,30 +34,30 @@ var controls = map[string]control{
 	"hang-builds":    jsonControl(func(s *Server, c struct{ Template string }) string { s.HangBuild(c.Template); return "" }),
 	"release-builds": jsonControl(func(s *Server, c struct{ Template string }) string { s.ReleaseBuild(c.Template); return "" }),
 	"build-duration": jsonControl(func(s *Server, c struct{ Duration string }) string {
-		d, err := time.ParseDuration(c.Duration)
-		if err != nil || d < 0 {
-			return "duration must be a Go duration such as \"2s\""
+		d, bad := duration("duration", c.Duration)
+		if msg := firstProblem(required("duration", c.Duration), bad); msg != "" {
+			return msg
 		}
 		s.SetBuildDuration(d)
 		return ""
 	}),
 	"fail-requests": jsonControl(func(s *Server, c struct{ Count, Status int }) string {
-		if c.Count < 0 || c.Status < 400 || c.Status > 599 {
-			return "count >= 0 and an error status (4xx or 5xx) are required"
+		if msg := firstProblem(nonNegative("count", c.Count), errorStatus("status", c.Status)); msg != "" {
+			return msg
 		}
 		s.FailNext(c.Count, c.Status)
 		return ""
 	}),
 	"build-concurrency": jsonControl(func(s *Server, c struct{ Limit int }) string {
-		if c.Limit < 0 {
-			return "limit must be >= 0 (0: no limit)"
+		if msg := nonNegative("limit", c.Limit); msg != "" {
+			return msg + " (0: no limit)"
 		}
 		s.SetBuildConcurrency(c.Limit)
 		return ""
 	}),
 	"team-limits": jsonControl(func(s *Server, c TeamLimits) string {
-		if c.MaxCPU < 0 || c.MaxMemoryMB < 0 {
-			return "maxCpu and maxMemoryMb must be >= 0 (0: E2B's default tier)"
+		if msg := firstProblem(nonNegative("maxCpu", c.MaxCPU), nonNegative("maxMemoryMb", c.MaxMemoryMB)); msg != "" {
+			return msg + " (0: E2B's default tier)"
 		}
 		s.SetTeamLimits(c)
 		return ""
@@ -71,13 +69,10 @@ var controls = map[string]control{
 		RetryAfter string `json:"retry_after"`
 		Latency    string
 	}) string {
-		retryAfter, err1 := optionalDuration(c.RetryAfter)
-		latency, err2 := optionalDuration(c.Latency)
-		if err1 != nil || err2 != nil || c.Rate < 0 || c.Rate > 1 {
-			return "rate must be 0..1, retry_after and latency Go durations such as \"1s\""
-		}
-		if slices.ContainsFunc(c.Status, func(status int) bool { return status < 400 || status > 599 }) {
-			return "status must list error statuses (4xx or 5xx)"
+		retryAfter, msg1 := duration("retry_after", c.RetryAfter)
+		latency, msg2 := duration("latency", c.Latency)
+		if msg := firstProblem(fraction("rate", c.Rate), msg1, msg2, errorStatuses("status", c.Status)); msg != "" {
+			return msg
 		}
 		s.SetFaults(Faults{Rate: c.Rate, Seed: c.Seed, Status: c.Status, RetryAfter: retryAfter, Latency: latency})
 		return ""
@@ -86,8 +81,8 @@ var controls = map[string]control{
 		Template string
 		Count    int
 	}) string {
-		if c.Template == "" || c.Count < 0 {
-			return "template and count >= 0 are required"
+		if msg := firstProblem(required("template", c.Template), nonNegative("count", c.Count)); msg != "" {
+			return msg
 		}
 		s.DropConnectionsDuringBuild(c.Template, c.Count)
 		return ""
@@ -95,15 +90,15 @@ var controls = map[string]control{
 	"echo-request-bodies": jsonControl(func(s *Server, c struct{ Enabled bool }) string { s.EchoRequestBodies(c.Enabled); return "" }),
 	"refuse-steps":        jsonControl(func(s *Server, c struct{ Enabled bool }) string { s.RefuseSteps(c.Enabled); return "" }),
 	"seed/template": jsonControl(func(s *Server, c struct{ Name string }) string {
-		if c.Name == "" {
-			return "name is required"
+		if msg := templateName("name", c.Name); msg != "" {
+			return msg
 		}
 		s.SeedReadyTemplate(c.Name)
 		return ""
 	}),
 	"seed/failed-template": jsonControl(func(s *Server, c struct{ Name, Reason string }) string {
-		if c.Name == "" || c.Reason == "" {
-			return "name and reason are required"
+		if msg := firstProblem(templateName("name", c.Name), required("reason", c.Reason)); msg != "" {
+			return msg
 		}
 		s.SeedFailedTemplate(c.Name, c.Reason)
 		return ""
@@ -112,8 +107,8 @@ var controls = map[string]control{
 		Name   string
 		Public bool
 	}) string {
-		if c.Name == "" {
-			return "name is required"
+		if msg := templateName("name", c.Name); msg != "" {
+			return msg
 		}
 		s.SeedForeignTemplate(c.Name, c.Public)
 		return ""
@@ -122,8 +117,8 @@ var controls = map[string]control{
 		Template string
 		Count    int
 	}) string {
-		if c.Count < 0 {
-			return "count must be >= 0"
+		if msg := firstProblem(required("template", c.Template), nonNegative("count", c.Count)); msg != "" {
+			return msg
 		}
 		if !s.SeedSandboxes(c.Template, c.Count) {
 			return "no template " + c.Template
@@ -193,13 +188,6 @@ func serveInfo[T any](w http.ResponseWriter, r *http.Request, kind, name string,
 		return
 	}
 	writeJSON(w, http.StatusOK, info)
-}
-
-func optionalDuration(s string) (time.Duration, error) {
-	if s == "" {
-		return 0, nil
-	}
-	return time.ParseDuration(s)
 }
 
 // SetTeamLimits sets the team's sizing maxima (zero fields: E2B's default tier, 8 CPUs and 8192 MiB).

@@ -60,3 +60,9 @@ func (s *Server) receiveUpload(w http.ResponseWriter, r *http.Request) {
 	s.files[hash] = true
 	w.WriteHeader(http.StatusOK)
 }
+
+// Streams tells serve's guard which requests the emulator reads as they arrive rather than
+// whole: layer file uploads, counted and discarded.
+func (s *Server) Streams(r *http.Request) bool {
+	return r.Method == http.MethodPut && strings.HasPrefix(r.URL.Path, UploadPrefix)
+}

@@ -45,8 +45,8 @@ func (s *Server) controlRoutes() {
 		if !decodeControl(w, r, &f) {
 			return
 		}
-		if f.Status < 400 || f.Status > 599 || f.Count < 1 {
-			writeError(w, http.StatusBadRequest, "EMULATOR::INVALID_FAULT", "a fault needs an error status (4xx or 5xx) and count >= 1")
+		if msg := f.problem(); msg != "" {
+			writeError(w, http.StatusBadRequest, "EMULATOR::INVALID_FAULT", msg)
 			return
 		}
 		s.InjectFault(f)
@@ -60,13 +60,22 @@ func (s *Server) controlRoutes() {
 		if seed.State == "" {
 			seed.State = SnapshotReady
 		}
+		if msg := snapshotState(seed.State); msg != "" {
+			writeError(w, http.StatusBadRequest, "EMULATOR::INVALID_SNAPSHOT", msg)
+			return
+		}
 		writeJSON(w, http.StatusCreated, map[string]string{"id": s.SeedSnapshot(seed.Name, seed.State, seed.Image)})
 	})
 	s.mux.HandleFunc("PUT "+ControlPath+"settings", func(w http.ResponseWriter, r *http.Request) {
 		var st Settings
-		if decodeControl(w, r, &st) {
-			writeJSON(w, http.StatusOK, s.Apply(st))
+		if !decodeControl(w, r, &st) {
+			return
 		}
+		if msg := st.problem(); msg != "" {
+			writeError(w, http.StatusBadRequest, "EMULATOR::INVALID_SETTINGS", msg)
+			return
+		}
+		writeJSON(w, http.StatusOK, s.Apply(st))
 	})
 	s.mux.HandleFunc("GET "+ControlPath+"sandboxes", func(w http.ResponseWriter, _ *http.Request) {
 		views := []map[string]any{}
@@ -111,7 +120,7 @@ func callViews(calls []ExecdCall) []map[string]any {
 			views = append(views, map[string]any{"mkdir": c.MakeDir.Path, "owner": c.MakeDir.Owner, "group": c.MakeDir.Group, "mode": c.MakeDir.Mode})
 		default:
 			views = append(views, map[string]any{"upload": c.Upload.Path, "owner": c.Upload.Owner, "group": c.Upload.Group,
-				"mode": c.Upload.Mode, "size": len(c.Upload.Content)})
+				"mode": c.Upload.Mode, "size": c.Upload.Size})
 		}
 	}
 	return views

@@ -1,11 +1,16 @@
 package opensandboxemu
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"path"
+	"strings"
 )
 
 // permission is execd's model.Permission (owner and group names, mode in octal digits).
@@ -36,15 +41,57 @@ func (s *Server) makeDirs(w http.ResponseWriter, r *http.Request, sb *Sandbox) {
 	w.WriteHeader(http.StatusOK)
 }
 
+// Bounds of an upload, which the emulator reads as it arrives (Streams): execd takes files of any
+// size (to disk), and as many parts as Go's multipart reader does.
+const (
+	maxUploadParts    = 1000    // mime/multipart's default (GODEBUG multipartmaxparts)
+	maxUploadMetadata = 1 << 20 // a metadata part is a line of JSON
+	// MaxKeptContent is how much of an uploaded file FileWrite.Content keeps; its Size and SHA256 are of all of it.
+	MaxKeptContent = 64 << 10
+)
+
 // uploadFiles answers POST /files/upload: multipart pairs of a "metadata" part and a "file" part,
-// both read as file parts (they need a filename, as the SDKs send them), in order; the parent
-// folders are made, then the permission applied (controller/filesystem_upload.go).
+// both read as file parts (they need a filename, as the SDKs send them), paired in order; the
+// parent folders are made, then the permission applied (controller/filesystem_upload.go). Each
+// file is hashed as it arrives; nothing of it is held but its first MaxKeptContent bytes.
 func (s *Server) uploadFiles(w http.ResponseWriter, r *http.Request, sb *Sandbox) {
-	if err := r.ParseMultipartForm(32 << 20); err != nil || r.MultipartForm == nil {
+	parts, err := r.MultipartReader()
+	if err != nil {
 		writeError(w, http.StatusBadRequest, "INVALID_FILE", "multipart form is empty")
 		return
 	}
-	metas, files := r.MultipartForm.File["metadata"], r.MultipartForm.File["file"]
+	var metas [][]byte
+	var files []FileWrite
+	for n := 0; ; n++ {
+		part, err := parts.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err == nil && n == maxUploadParts {
+			err = errors.New("multipart: message too large")
+		}
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "INVALID_FILE", "reading the multipart form: "+err.Error())
+			return
+		}
+		switch {
+		case part.FileName() == "": // a plain field: execd reads files only
+		case part.FormName() == "metadata":
+			meta, err := io.ReadAll(io.LimitReader(part, maxUploadMetadata+1))
+			if err != nil || len(meta) > maxUploadMetadata {
+				writeError(w, http.StatusBadRequest, "INVALID_FILE_METADATA", "metadata file is unreadable or over 1 MiB")
+				return
+			}
+			metas = append(metas, meta)
+		case part.FormName() == "file":
+			file, err := received(part)
+			if err != nil {
+				writeError(w, http.StatusBadRequest, "INVALID_FILE_CONTENT", "reading the file: "+err.Error())
+				return
+			}
+			files = append(files, file)
+		}
+	}
 	switch {
 	case len(metas) == 0:
 		writeError(w, http.StatusBadRequest, "INVALID_FILE_METADATA", "metadata file is missing")
@@ -56,12 +103,12 @@ func (s *Server) uploadFiles(w http.ResponseWriter, r *http.Request, sb *Sandbox
 		writeError(w, http.StatusBadRequest, "INVALID_FILE", fmt.Sprintf("metadata and file count mismatch: %d vs %d", len(metas), len(files)))
 		return
 	}
-	for i := range metas {
+	for i, file := range files {
 		var meta struct {
 			Path string `json:"path"`
 			permission
 		}
-		if err := json.Unmarshal(readPart(metas[i].Open()), &meta); err != nil {
+		if err := json.Unmarshal(metas[i], &meta); err != nil {
 			writeError(w, http.StatusBadRequest, "INVALID_FILE_METADATA", "invalid metadata format. "+err.Error())
 			return
 		}
@@ -69,10 +116,10 @@ func (s *Server) uploadFiles(w http.ResponseWriter, r *http.Request, sb *Sandbox
 			writeError(w, http.StatusBadRequest, "INVALID_FILE_METADATA", "metadata path is empty")
 			return
 		}
-		content := readPart(files[i].Open())
+		file.Path, file.Owner, file.Group, file.Mode = meta.Path, meta.Owner, meta.Group, meta.Mode
 		s.mu.Lock()
 		sb.fs.mkdirAll(path.Dir(meta.Path))
-		sb.Calls = append(sb.Calls, ExecdCall{Upload: &FileWrite{Path: meta.Path, Owner: meta.Owner, Group: meta.Group, Mode: meta.Mode, Content: content}})
+		sb.Calls = append(sb.Calls, ExecdCall{Upload: &file})
 		problem := sb.fs.ownerProblem(meta.Owner, meta.Group)
 		s.mu.Unlock()
 		if problem != "" {
@@ -83,11 +130,24 @@ func (s *Server) uploadFiles(w http.ResponseWriter, r *http.Request, sb *Sandbox
 	w.WriteHeader(http.StatusOK)
 }
 
-func readPart(f io.ReadCloser, err error) []byte {
-	if err != nil {
-		return nil
-	}
-	defer func() { _ = f.Close() }()
-	b, _ := io.ReadAll(f)
-	return b
+// received reads a file part to its end: its size, its SHA-256 and its first MaxKeptContent bytes.
+func received(part io.Reader) (FileWrite, error) {
+	hash := sha256.New()
+	kept := &bytes.Buffer{}
+	size, err := io.Copy(io.MultiWriter(hash, &keepFirst{kept}), part)
+	return FileWrite{Content: kept.Bytes(), Size: size, SHA256: hex.EncodeToString(hash.Sum(nil))}, err
+}
+
+// keepFirst keeps the first MaxKeptContent bytes written to it and accepts the rest unkept.
+type keepFirst struct{ buf *bytes.Buffer }
+
+func (k *keepFirst) Write(p []byte) (int, error) {
+	k.buf.Write(p[:min(len(p), max(0, MaxKeptContent-k.buf.Len()))])
+	return len(p), nil
+}
+
+// Streams tells serve's guard which requests the emulator reads as they arrive rather than
+// whole: execd's file uploads.
+func (s *Server) Streams(r *http.Request) bool {
+	return r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/execd/") && strings.HasSuffix(r.URL.Path, "/files/upload")
 }

@@ -59,7 +59,9 @@ type FileWrite struct {
 	Owner   string
 	Group   string
 	Mode    int
-	Content []byte // an upload's bytes
+	Content []byte // an upload's bytes, its first MaxKeptContent only
+	Size    int64  // an upload's size and SHA-256 (hex), of all its bytes
+	SHA256  string
 }
 
 // Snapshot is the emulator's record of one snapshot.

@@ -17,10 +17,14 @@ type Request struct {
 }
 
 // record keeps r and returns its body (r.Body is replaced, so handlers can still read it). The
-// body is kept only of a request that carries its credential: anyone can send the others.
+// body is kept only of a request that carries its credential: anyone can send the others; nor of
+// a file upload, read as it arrives (Streams).
 func (s *Server) record(r *http.Request) []byte {
-	body, _ := io.ReadAll(r.Body)
-	r.Body = io.NopCloser(bytes.NewReader(body))
+	var body []byte
+	if !s.Streams(r) {
+		body, _ = io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	kept := body

@@ -9,9 +9,14 @@ import (
 	"strings"
 )
 
-// MaxRequestBody bounds a request body: every emulated API takes small JSON bodies, and E2B's
-// file uploads in tests are a few KB.
-const MaxRequestBody = 8 << 20
+// MaxRequestBody bounds a request body an emulator reads whole: every emulated API takes JSON
+// bodies of a few KB. File uploads are read as they arrive instead (Streamer).
+const MaxRequestBody = 1 << 20
+
+// Streamer is an emulator that reads some request bodies as they arrive, holding none of them
+// whole (file uploads, hashed or discarded): those reach it unread and unbounded, as the real
+// servers take files of any size.
+type Streamer interface{ Streams(r *http.Request) bool }
 
 // guard is what every emulator is served through. An emulator is a development tool on the
 // user's machine, with control paths that need no credentials, so it answers only its own:
@@ -20,8 +25,10 @@ const MaxRequestBody = 8 << 20
 //     reaches 127.0.0.1 under the attacker's own host name;
 //   - no cross-origin browser requests that change anything (Go's CrossOriginProtection);
 //   - bodies of at most MaxRequestBody, read before the emulator sees them: a larger one is
-//     answered 413 and dropped, so no request can grow what an emulator keeps.
+//     answered 413 and dropped, so no request can grow what an emulator keeps (and many stalled
+//     ones hold little); only the uploads a Streamer reads as they arrive are passed on unread.
 func guard(listenHost string, h http.Handler) http.Handler {
+	streamer, _ := h.(Streamer)
 	crossOrigin := http.NewCrossOriginProtection()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if host := hostname(r.Host); !isLoopbackHost(host) && host != listenHost {
@@ -30,6 +37,10 @@ func guard(listenHost string, h http.Handler) http.Handler {
 		}
 		if err := crossOrigin.Check(r); err != nil {
 			http.Error(w, "this emulator refuses cross-origin requests: "+err.Error(), http.StatusForbidden)
+			return
+		}
+		if streamer != nil && streamer.Streams(r) {
+			h.ServeHTTP(w, r)
 			return
 		}
 		var body []byte
