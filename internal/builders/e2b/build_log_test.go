@@ -51,7 +51,7 @@ func rewritingProxy(t *testing.T, emu *e2bemu.Server, answer func(r *http.Reques
 	return srv.URL
 }
 
-func passOn(*http.Request, []byte) (int, []byte) { return 0, nil }
+func passOn(*http.Request, []byte) (int, []byte)    { return 0, nil }
 func unchanged(_ *http.Request, body []byte) []byte { return body }
 
 // assertNoPartOfKey fails when 5 bytes in a row of the API key are in text.
