@@ -1,8 +1,11 @@
 package builders
 
 import (
+	"encoding/base64"
+	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzValidateImageReference: any image is either accepted or rejected with problems on the
@@ -50,6 +53,71 @@ func FuzzRegistryAuth(f *testing.F) {
 				if strings.Contains(problem.Error(), marker) || (len(keyJSON) > 8 && strings.Contains(problem.Error(), keyJSON)) {
 					t.Fatalf("problem quotes secret material: %v", problem)
 				}
+			}
+		}
+	})
+}
+
+// FuzzScrubEncodings: no secret, in any encoding the scrubber models, survives in the text around
+// it: each text encoding (textEncoders), base64 at every alignment, base64 of the JSON body Go's
+// encoder writes (& < > " escaped as \u0026 \u003c \u003e \"), and the secret split, in any of
+// those text encodings, across two lines of a build's output (two execd events, two E2B log
+// entries), bare or under stderr's label.
+func FuzzScrubEncodings(f *testing.F) {
+	for _, seed := range []struct {
+		secret, before, after string
+		split                 uint8
+	}{
+		{"hunter22-password", "x ", " y", 6}, {`p&ss<w>rd"1`, `{"k":"`, `"}`, 2}, {"pä/ss&w<o>rd", "%", "+", 3},
+		{"wJalrXUtnFEMI/K7MDENG", "AWS:", "", 10}, {"😀😀😀😀", "&amp", "#", 4}, {`a"b\c/d+e`, `\`, `\u`, 1},
+	} {
+		f.Add(seed.secret, seed.before, seed.after, seed.split)
+	}
+	f.Fuzz(func(t *testing.T, secret, before, after string, split uint8) {
+		if len(secret) < 4 || !utf8.ValidString(secret) || !utf8.ValidString(before) || !utf8.ValidString(after) {
+			t.Skip() // shorter secrets are not credentials any backend accepts; Terraform strings are UTF-8
+		}
+		if len(secret) > 256 || len(before)+len(after) > 256 {
+			t.Skip()
+		}
+		check := func(how, text, form, got string) {
+			if form != "" && strings.Count(text, form) == 1 && survives(got, form) {
+				t.Fatalf("%s: %q survives in %q", how, form, got)
+			}
+		}
+		for name, encode := range textEncoders {
+			text := encode(before) + encode(secret) + encode(after)
+			check(name, text, encode(secret), Scrub(text, NewSecret(secret)))
+		}
+		for name, enc := range base64Encodings {
+			for offset := range 3 {
+				text, core := base64Core(enc, strings.Repeat("u", offset)+before, secret, after)
+				check("base64 "+name, "Basic "+text, core, Scrub("Basic "+text, NewSecret(secret)))
+			}
+		}
+		body, _ := json.Marshal(map[string]string{"before": before, "password": secret, "after": after})
+		if quoted, _ := json.Marshal(secret); strings.Count(string(body), string(quoted)) == 1 {
+			escaped := strings.Trim(string(quoted), `"`)
+			at := strings.Index(string(body), escaped)
+			text, core := base64Core(base64.StdEncoding, string(body[:at]), escaped, string(body[at+len(escaped):]))
+			check("base64 of a JSON body", "request body: "+text, core, Scrub("request body: "+text, NewSecret(secret)))
+		}
+		k := int(split) % len(secret)
+		for k > 0 && !utf8.RuneStart(secret[k]) {
+			k-- // encoders write characters
+		}
+		if k == 0 {
+			return
+		}
+		for name, encode := range textEncoders {
+			for _, label := range []string{"", "stderr: "} {
+				first, second := encode(before)+encode(secret[:k]), encode(secret[k:])+encode(after)
+				l := BuildLog{Secrets: []Secret{NewSecret(secret)}}
+				l.AddOutput(label, first)
+				l.AddOutput(label, second)
+				lines := l.Lines()
+				check("split, "+name, first, encode(secret[:k]), strings.TrimPrefix(lines[0], label))
+				check("split, "+name, second, encode(secret[k:]), strings.TrimPrefix(lines[1], label))
 			}
 		}
 	})

@@ -81,7 +81,7 @@ type templateBuildInfo struct {
 	TemplateID string             `json:"templateID"`
 	BuildID    string             `json:"buildID"`
 	Status     string             `json:"status"`
-	LogEntries []buildLogEntry    `json:"logEntries"`
+	LogEntries logEntries         `json:"logEntries"`
 	Reason     *buildStatusReason `json:"reason"`
 }
 
@@ -93,9 +93,9 @@ type buildLogEntry struct {
 }
 
 type buildStatusReason struct {
-	Message    string          `json:"message"`
-	Step       string          `json:"step"`
-	LogEntries []buildLogEntry `json:"logEntries"`
+	Message    string     `json:"message"`
+	Step       string     `json:"step"`
+	LogEntries logEntries `json:"logEntries"`
 }
 
 type templateAliasResponse struct {

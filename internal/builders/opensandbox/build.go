@@ -141,8 +141,9 @@ func commandFailed(command string, result commandResult, logs *buildLog) error {
 	if len(result.Output) > 0 {
 		msg += "; its last output:"
 	}
-	for _, line := range result.Output[max(0, len(result.Output)-outputTailLines):] {
-		msg += "\n  " + builders.Scrub(line, logs.Secrets...)
+	output := scrubbedOutput(result.Output, logs.Secrets)
+	for _, line := range output[max(0, len(output)-outputTailLines):] {
+		msg += "\n  " + line
 	}
 	return errors.New(msg)
 }

@@ -143,8 +143,8 @@ func TestReadCommandStreamKeepsItsTail(t *testing.T) {
 	if len(got.Output) != maxCommandOutputLines || got.Omitted != 200_001-maxCommandOutputLines {
 		t.Fatalf("kept %d lines, omitted %d; want the last %d and a count of the rest", len(got.Output), got.Omitted, maxCommandOutputLines)
 	}
-	if last := got.Output[len(got.Output)-1]; len(last) > maxOutputLineBytes+len("…") {
-		t.Errorf("the last line kept %d bytes, want at most %d", len(last), maxOutputLineBytes)
+	if last := got.Output[len(got.Output)-1]; len(last) > builders.KeptLogLineBytes {
+		t.Errorf("the last line kept %d bytes, want at most %d", len(last), builders.KeptLogLineBytes)
 	}
 	if got.Output[0] != "Collecting pkg-199801" {
 		t.Errorf("first kept line = %q, want the tail", got.Output[0])

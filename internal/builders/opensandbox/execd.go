@@ -78,17 +78,19 @@ func (e *execd) waitReady(ctx context.Context, interval time.Duration, alive fun
 type commandResult struct {
 	ExitCode int // -1 when execd reported an error without an exit code
 	Error    string
-	Output   []string // the last maxCommandOutputLines stdout and stderr lines, in arrival order, stderr prefixed
+	Output   []string // the last maxCommandOutputLines stdout and stderr lines, in arrival order, stderr labelled
 	Omitted  int      // earlier lines dropped: a pip run can print hundreds of thousands
 }
 
-// maxOutputLineBytes cuts a single output line (a progress bar redrawn without newlines).
-const maxOutputLineBytes = 4 << 10
+// stderrLabel marks a line of stderr in a command's output.
+const stderrLabel = "stderr: "
 
-// keep appends an output line, keeping memory bounded however long the command talks.
+// keep appends an output line, keeping memory bounded however long the command talks: of a long
+// line (a progress bar redrawn without newlines), what the build log shows and what it scans past
+// that for a secret straddling its cut (builders.KeptLogLineBytes), copied out of the event.
 func (r *commandResult) keep(line string) {
-	if len(line) > maxOutputLineBytes {
-		line = strings.ToValidUTF8(line[:maxOutputLineBytes], "") + "…"
+	if len(line) > builders.KeptLogLineBytes {
+		line = strings.Clone(line[:builders.KeptLogLineBytes])
 	}
 	r.Output = append(r.Output, line)
 	if over := len(r.Output) - maxCommandOutputLines; over > 0 {
@@ -148,7 +150,7 @@ func readCommandStream(r io.Reader) (commandResult, error) {
 		case "stdout":
 			result.keep(strings.TrimRight(ev.Text, "\n"))
 		case "stderr":
-			result.keep("stderr: " + strings.TrimRight(ev.Text, "\n"))
+			result.keep(stderrLabel + strings.TrimRight(ev.Text, "\n"))
 		case "error":
 			failed = true
 			result.ExitCode, result.Error = exitCodeOf(ev)
