@@ -14,9 +14,7 @@ import (
 type buildPlan struct {
 	create  templateBuildRequestV3
 	start   templateBuildStartV2
-	// secrets are scrubbed from anything E2B echoes back: the registry secret values, and the
-	// values of the steps and commands that may be credentials (TemplateSpec.StepSecrets).
-	secrets []builders.Secret
+	secrets []builders.Secret // registry secret values and StepSecrets, scrubbed from anything E2B echoes back
 	notes   []string          // deprecations and skipped Dockerfile instructions, for the logs
 	uploads []stepUpload      // the files of file steps, sent before the build starts
 	// defaultedStart: the start command is DefaultStartCmd because the spec set none, so a
