@@ -10,12 +10,12 @@ import (
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/opensandboxemu"
 )
 
-// newOpenSandbox starts an OpenSandbox emulator and returns it with the provider block that points at it.
-func newOpenSandbox(t *testing.T, opts opensandboxemu.Options) (*opensandboxemu.Server, string) {
+// newOpenSandbox starts an OpenSandbox emulator and returns the provider block that points at it.
+func newOpenSandbox(t *testing.T, opts opensandboxemu.Options) string {
 	t.Helper()
 	opts.APIKey = "e2e-key"
 	osb := opensandboxemu.NewTestServer(t, opts)
-	return osb, fmt.Sprintf(`
+	return fmt.Sprintf(`
 provider "sandbox" {
   opensandbox {
     domain  = %q
@@ -66,7 +66,7 @@ func (c *cli) noToken(where, text string) {
 func TestSandboxEnvIsSensitive(t *testing.T) {
 	c := newCLI(t)
 	c.withToken()
-	_, provider := newOpenSandbox(t, opensandboxemu.Options{})
+	provider := newOpenSandbox(t, opensandboxemu.Options{})
 	template := provider + tokenVariable + `
 resource "sandbox_template" "py" {
   backend     = "opensandbox"

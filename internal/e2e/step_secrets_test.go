@@ -71,7 +71,7 @@ func TestFailedCloneHidesItsToken(t *testing.T) {
 					emu.FailBuildAt("py", "failed to run command 'git clone "+tokenClone+"': exit status 128", "1")
 				}
 			} else {
-				_, provider = newOpenSandbox(t, opensandboxemu.Options{CommandResult: failingClone})
+				provider = newOpenSandbox(t, opensandboxemu.Options{CommandResult: failingClone})
 			}
 			// A template that builds, then an update to one whose clone fails: the state keeps it with the failure.
 			c.write("main.tf", templateWithSteps(provider, backend, `{ env = { MPLBACKEND = "Agg" } }`))
@@ -110,7 +110,7 @@ func TestFailedCloneHidesItsToken(t *testing.T) {
 func TestCloneTokenStaysOutOfTheDebugLog(t *testing.T) {
 	c := newCLI(t)
 	c.withToken()
-	_, provider := newOpenSandbox(t, opensandboxemu.Options{CommandResult: echoingClone})
+	provider := newOpenSandbox(t, opensandboxemu.Options{CommandResult: echoingClone})
 	c.write("main.tf", templateWithSteps(provider, "opensandbox", `{ git_clone = { url = "`+cloneURL+`" } }`))
 	logPath := filepath.Join(c.dir, "cli.log")
 	c.env = append(c.env, "TF_LOG=DEBUG", "TF_LOG_PATH="+logPath)
