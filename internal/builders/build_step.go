@@ -110,8 +110,11 @@ func (s BuildStep) Kind() string {
 	return ""
 }
 
-// String describes the step for logs and errors: "apt ffmpeg libgl1", "run `make install`".
-func (s BuildStep) String() string {
+// String describes the step for logs and errors: "apt ffmpeg libgl1", "run `make install`", with
+// the step's possible credentials redacted ("git_clone https://[REDACTED]@github.com/org/app").
+func (s BuildStep) String() string { return Scrub(s.describe(), s.Secrets()...) }
+
+func (s BuildStep) describe() string {
 	switch s.Kind() {
 	case StepRun:
 		return "run `" + s.Run.Command + "`"

@@ -20,6 +20,10 @@ import (
 //
 // Every error and every panic comes back as a FAILED result with a stage; Ensure never panics.
 func Ensure(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) TemplateBuildResult {
+	return withoutStepSecrets(ensure(ctx, b, spec, obs), spec)
+}
+
+func ensure(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) TemplateBuildResult {
 	if err := validate(b, spec); err != nil {
 		return failed(err, StageValidation)
 	}
@@ -125,6 +129,10 @@ func firstLine(s string) string {
 // all), which is adopted instead of built twice; force_rebuild always builds. No concurrent-winner
 // check. Like Ensure, every error and panic comes back as FAILED.
 func Rebuild(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) TemplateBuildResult {
+	return withoutStepSecrets(rebuild(ctx, b, spec, obs), spec)
+}
+
+func rebuild(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) TemplateBuildResult {
 	if err := validate(b, spec); err != nil {
 		return failed(err, StageValidation)
 	}
@@ -137,6 +145,21 @@ func Rebuild(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) Te
 	result, err := build(ctx, b, spec, obs)
 	if err != nil {
 		return failed(err, StageTemplateBuild)
+	}
+	return result
+}
+
+// withoutStepSecrets scrubs the spec's StepSecrets from what the result says in its own words, its
+// detail and warnings, whichever backend or check wrote them (a failing step's command, a message
+// quoting a value). The backends scrub their build logs, and the progress they stream, themselves.
+func withoutStepSecrets(result TemplateBuildResult, spec TemplateSpec) TemplateBuildResult {
+	secrets := spec.StepSecrets()
+	if len(secrets) == 0 {
+		return result
+	}
+	result.Detail = Scrub(result.Detail, secrets...)
+	for i, w := range result.Warnings {
+		result.Warnings[i] = Scrub(w, secrets...)
 	}
 	return result
 }

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"fmt"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -26,7 +28,9 @@ func stepsAttribute() schema.Attribute {
 		MarkdownDescription: "Build steps, run in order after the source and after `packages`, as E2B's Template SDK runs them; " +
 			"each step sets exactly one of `run`, `apt`, `pip`, `npm`, `env`, `workdir`, `user`, `git_clone` or `file`. " +
 			"E2B caches each step's layer, so a change rebuilds only from the changed step on. OpenSandbox runs every step " +
-			"in the builder sandbox before the snapshot. See the build steps guide.",
+			"in the builder sandbox before the snapshot. The credential in any URL of a step or command " +
+			"(`https://x-access-token:TOKEN@host`, `https://TOKEN@host`) shows as `" + builders.Redacted + "` in build logs, errors " +
+			"and progress; pass it from a `sensitive` variable so the plan masks it too. See the build steps guide.",
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			builders.StepRun: schema.SingleNestedAttribute{Optional: true,
 				MarkdownDescription: "Run a shell command (the SDK's `runCmd`).",
@@ -57,7 +61,9 @@ func stepsAttribute() schema.Attribute {
 				}},
 			builders.StepEnv: schema.MapAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Set environment variables for the steps after it and the template's sandboxes (the SDK's `setEnvs`), " +
-					"set in name order. E2B expands `$NAME` in a value; OpenSandbox takes values as written and refuses `$`."},
+					"set in name order. E2B expands `$NAME` in a value; OpenSandbox takes values as written and refuses `$`. " +
+					fmt.Sprintf("A value of %d characters or more may be a credential: build logs, errors and progress show it as `%s` "+
+						"(shorter ones, such as `Agg`, stay readable).", builders.MinEnvSecretLength, builders.Redacted)},
 			builders.StepWorkdir: schema.StringAttribute{Optional: true,
 				MarkdownDescription: "Working directory of the steps after it and of the template's sandboxes, created when missing " +
 					"(the SDK's `setWorkdir`); relative to the current one."},

@@ -18,10 +18,14 @@ func stepsOutputAttributes() map[string]schema.Attribute {
 		"files_hash": schema.StringAttribute{Computed: true,
 			MarkdownDescription: "Digest of the files the `file` steps place (content, mode and names), read at plan time: " +
 				"a change rebuilds the template. Null without `file` steps."},
-		"sandbox_env": schema.MapAttribute{Computed: true, ElementType: types.StringType,
+		// Sensitive as a whole: Terraform strips the marks of sensitive variables before a provider
+		// sees the configuration, so the provider cannot tell which values came from one.
+		"sandbox_env": schema.MapAttribute{Computed: true, Sensitive: true, ElementType: types.StringType,
 			MarkdownDescription: "OpenSandbox: the environment the `env` steps set, to pass as `env` when starting a sandbox " +
 				"from the snapshot (a snapshot keeps files only; E2B keeps it in the template). Known at plan time. Null " +
-				"without `env` steps and for other backends."},
+				"without `env` steps and for other backends. Sensitive, whatever its values: an `env` step is where " +
+				"API keys go, and a provider is never told which configuration values are sensitive, so the plan " +
+				"shows `(sensitive value)` and an `output` of it needs `sensitive = true`."},
 		"sandbox_workdir": schema.StringAttribute{Computed: true,
 			MarkdownDescription: "OpenSandbox: the working directory the last `workdir` step set (absolute), for the commands " +
 				"run in a sandbox from the snapshot (execd's `cwd`). Known at plan time. Null without `workdir` steps and for other backends."},

@@ -49,7 +49,7 @@ func TestAccTemplateRejectsBadStepsAtPlan(t *testing.T) {
 			Steps: []resource.TestStep{{Config: openSandboxConfig(openSandboxEmulator(t), nil, `
   image = "opensandbox/code-interpreter:v1.1.0"
   steps = [{ env = { PATH = "/opt/tool/bin:$PATH" } }]
-`), PlanOnly: true, ExpectError: expectError(`(?s)Invalid steps\[0\]\.env.*` + words(`PATH = "/opt/tool/bin:$PATH": OpenSandbox passes env values as written`).String())}},
+`), PlanOnly: true, ExpectError: expectError(`(?s)Invalid steps\[0\]\.env.*` + words(`PATH: its value holds "$", but OpenSandbox passes env values as written`).String())}},
 		})
 	})
 }

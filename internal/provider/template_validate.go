@@ -46,11 +46,12 @@ func (r *templateResource) ValidateConfig(ctx context.Context, req resource.Vali
 func checkSpec(ctx context.Context, cfg templateModel, backend *builders.Backend, diags *diag.Diagnostics) {
 	spec, unknown, specDiags := cfg.configuredSpec(ctx)
 	diags.Append(specDiags...)
+	secrets := spec.StepSecrets() // a message may quote the value at fault: a URL with a token in it
 	for _, problem := range spec.Validate(backend) {
 		if unknownWithin(unknown, problem.Field) || unknown[problem.Root()] || slices.ContainsFunc(problem.Reads, func(field string) bool { return unknown[field] }) {
 			continue // a value known only at apply: the rule is checked again then
 		}
-		diags.AddAttributeError(attributePath(problem), "Invalid "+problem.Field, problem.Error()+".")
+		diags.AddAttributeError(attributePath(problem), "Invalid "+problem.Field, builders.Scrub(problem.Error(), secrets...)+".")
 	}
 }
 

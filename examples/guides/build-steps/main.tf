@@ -47,6 +47,7 @@ resource "sandbox_template" "data_science_opensandbox" {
 }
 
 output "opensandbox_start" {
+  sensitive = true # sandbox_env is sensitive: an env step is where API keys go
   value = {
     entrypoint = sandbox_template.data_science_opensandbox.sandbox_entrypoint
     env        = sandbox_template.data_science_opensandbox.sandbox_env

@@ -10,5 +10,6 @@ resource "sandbox_template" "env" {
 }
 
 output "env" {
-  value = sandbox_template.env.sandbox_env # { HF_HOME = "/opt/hf-cache", MPLBACKEND = "Agg" }, known at plan
+  value     = sandbox_template.env.sandbox_env # { HF_HOME = "/opt/hf-cache", MPLBACKEND = "Agg" }, known at plan
+  sensitive = true                             # sandbox_env is sensitive, whatever its values: env steps hold API keys
 }

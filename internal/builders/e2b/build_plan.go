@@ -14,7 +14,7 @@ import (
 type buildPlan struct {
 	create  templateBuildRequestV3
 	start   templateBuildStartV2
-	secrets []builders.Secret // registry secret values, scrubbed from anything E2B echoes back
+	secrets []builders.Secret // registry secret values and StepSecrets, scrubbed from anything E2B echoes back
 	notes   []string          // deprecations and skipped Dockerfile instructions, for the logs
 	uploads []stepUpload      // the files of file steps, sent before the build starts
 	// defaultedStart: the start command is DefaultStartCmd because the spec set none, so a
@@ -62,6 +62,7 @@ func planBuild(spec builders.TemplateSpec) (buildPlan, error) {
 		p.start.FromImage, p.start.Steps = d.image, d.steps
 		p.start.StartCmd, p.start.ReadyCmd = d.startCmd, d.readyCmd
 	}
+	p.secrets = append(p.secrets, spec.StepSecrets()...)
 	if err := p.addSteps(spec.BuildSteps()); err != nil {
 		return p, builders.AtStage(builders.StageValidation, err)
 	}

@@ -88,8 +88,9 @@ func check(spec builders.TemplateSpec) builders.FieldErrors {
 		for _, kv := range step.SortedEnv() {
 			if strings.Contains(kv[1], "$") {
 				errs = append(errs, builders.FieldError{Field: fmt.Sprintf("steps[%d].env", i),
-					Message: fmt.Sprintf("%s = %q: OpenSandbox passes env values as written, without expanding $ (a snapshot keeps "+
-						"no environment; consumers pass sandbox_env when they start a sandbox): write the value out in full", kv[0], kv[1])})
+					// The value is not quoted: it may be a credential (builders.MinEnvSecretLength).
+					Message: fmt.Sprintf("%s: its value holds \"$\", but OpenSandbox passes env values as written, without expanding $ "+
+						"(a snapshot keeps no environment; consumers pass sandbox_env when they start a sandbox): write the value out in full", kv[0])})
 			}
 		}
 	}

@@ -28,7 +28,9 @@ type builderSandbox struct {
 // Build makes the template: sandbox from image, packages and steps, snapshot named spec.TemplateID. The
 // builder sandbox is deleted on every path. See the package doc for duplicates.
 func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs builders.Observer) (builders.TemplateBuildResult, error) {
-	logs := &buildLog{builders.BuildLog{Secrets: []builders.Secret{b.api.APIKey}, Progress: obs.Progress}}
+	// The steps' possible credentials too: a command's log line and its output (git echoing its
+	// URL) show them.
+	logs := &buildLog{builders.BuildLog{Secrets: append(spec.StepSecrets(), b.api.APIKey), Progress: obs.Progress}}
 	logs.warnings(spec)
 	timeout, err := sandboxTimeoutSeconds(ctx, b.maxSandboxTimeout)
 	if err != nil {
