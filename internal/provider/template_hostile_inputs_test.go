@@ -115,7 +115,7 @@ func startHungBuild(t *testing.T, emu *e2bemu.Server, name string) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer resp.Body.Close()
+		defer func() { _ = resp.Body.Close() }()
 		if resp.StatusCode/100 != 2 {
 			t.Fatalf("POST %s: HTTP %d", path, resp.StatusCode)
 		}
