@@ -94,3 +94,31 @@ func builtFromFile(emu *e2bemu.Server, file, content string) resource.TestCheckF
 		return resource.TestCheckResourceAttr(resourceName, "files_hash", recorded)(s)
 	}
 }
+
+// TestAccTemplateFileWrittenFirstByADependency: a file that does not exist at plan, placed from the
+// path a resource that writes it returns (terraform_data's output, known once it ran): the plan
+// leaves the step and files_hash to the apply, which builds the file as written. (A path written
+// literally must exist at plan: the framework cannot tell one a resource will write from a typo.)
+func TestAccTemplateFileWrittenFirstByADependency(t *testing.T) {
+	emu := e2bEmulator(t)
+	file := filepath.Join(t.TempDir(), "app.conf")
+	config := fmt.Sprintf(`
+resource "terraform_data" "writer" {
+  input = %[1]q
+  provisioner "local-exec" {
+    command = "printf 'one\\n' > ${self.input}"
+  }
+}
+`, file) + e2bTemplate(emu, ciBody+`
+  steps = [{ file = { source = terraform_data.writer.output, destination = "/etc/app.conf" } }]
+`)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectUnknownValue(resourceName, tfjsonpath.New("files_hash"))}},
+				Check: resource.ComposeTestCheckFunc(buildsAre(emu, 1), builtFromFile(emu, file, "one\n"))},
+			{Config: config, PlanOnly: true},
+		},
+	})
+}
