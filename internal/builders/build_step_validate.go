@@ -2,8 +2,10 @@ package builders
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -21,6 +23,17 @@ var (
 	aptPackage = regexp.MustCompile(`^[a-z0-9][a-z0-9+.-]+(?::[a-z0-9-]+)?(?:=[A-Za-z0-9.+:~_-]+)?$`)
 	// fileMode is an octal permission, 3 or 4 digits.
 	fileMode = regexp.MustCompile(`^[0-7]{3,4}$`)
+)
+
+// What a NUL does to a step. A newline is fine in both: E2B runs a RUN step as `/bin/bash -l -c
+// <command>` (sandboxtools/command.go) and OpenSandbox's execd runs a command through bash, so a
+// multi-line command is a script; E2B evaluates an ENV value as `printf "%s" "<value>"` in bash
+// (commands/env.go), which keeps a newline inside the double quotes, and execd passes a request's
+// envs to the process as they are. A NUL is carried by neither: arguments and environment
+// entries reach execve as C strings, which end at the first NUL.
+const (
+	nulCommand = "E2B and OpenSandbox run the command with bash, whose argument is a C string that ends at the first one"
+	nulEnv     = "a process's environment entries are C strings (NAME=value), which end at the first one"
 )
 
 // validateSteps checks every step, each problem on its own field ("steps[1].apt.packages[0]").
@@ -65,8 +78,11 @@ func (s BuildStep) problems(at string) FieldErrors {
 	}
 	switch {
 	case s.Run != nil:
-		if strings.TrimSpace(s.Run.Command) == "" {
+		switch {
+		case strings.TrimSpace(s.Run.Command) == "":
 			add(".command", "must not be empty")
+		case strings.ContainsRune(s.Run.Command, 0):
+			add(".command", "must not contain a NUL character: %s", nulCommand)
 		}
 		user(".user", s.Run.User)
 	case s.Apt != nil:
@@ -79,9 +95,12 @@ func (s BuildStep) problems(at string) FieldErrors {
 		if len(s.Env) == 0 {
 			add("", "must set at least one variable")
 		}
-		for k := range s.Env {
+		for _, k := range slices.Sorted(maps.Keys(s.Env)) {
 			if !envName.MatchString(k) {
 				add("", "%q is not an environment variable name: letters, digits and '_', not starting with a digit", k)
+			}
+			if strings.ContainsRune(s.Env[k], 0) {
+				add("", "the value of %s must not contain a NUL character: %s", k, nulEnv)
 			}
 		}
 	case s.Workdir != nil:

@@ -2,6 +2,7 @@ package builders
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -16,7 +17,8 @@ import (
 //     our build finished although waiting for it failed): SKIPPED. Only on proof: the backend
 //     confirms the usable build was made from these inputs, or, where it cannot tell, the template
 //     became usable during this attempt. An older build that was usable all along is no winner: it
-//     still serves what it served before.
+//     still serves what it served before. A build that failed on an answer breaking the API
+//     (ErrBadAnswer) is not adopted on that server's word.
 //
 // Every error and every panic comes back as a FAILED result with a stage; Ensure never panics.
 func Ensure(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) TemplateBuildResult {
@@ -60,7 +62,7 @@ func ensure(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) Tem
 		}
 		return result
 	}
-	if !spec.ForceRebuild && ctx.Err() == nil {
+	if !spec.ForceRebuild && ctx.Err() == nil && !errors.Is(err, ErrBadAnswer) {
 		verdict, usable, served, lookupErr := adoptable(ctx, b, spec)
 		if lookupErr == nil && usable && (verdict == InputsMatch || (verdict == InputsUnknown && !usableBefore)) {
 			skipped.BuildID = served

@@ -43,7 +43,8 @@ func fingerprintSteps(steps []BuildStep) []fingerprintStep {
 		out[i].BuildStep = step
 		if step.File != nil {
 			file := *step.File
-			out[i].Files, file.Source = file.filesDigest(), ""
+			out[i].Files, _ = file.filesDigest()
+			file.Source = ""
 			out[i].File = &file
 		}
 	}

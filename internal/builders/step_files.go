@@ -152,30 +152,36 @@ func (s StepFiles) Hash() (string, error) {
 
 // filesDigest is the filesHash of a file step, or the reason it cannot be read: what the fingerprint
 // and files_hash record of the files, so an edited file rebuilds the template.
-func (f FileStep) filesDigest() string {
+func (f FileStep) filesDigest() (string, error) {
 	files, err := f.Files()
 	if err == nil {
 		var hash string
 		if hash, err = files.Hash(); err == nil {
-			return hash
+			return hash, nil
 		}
 	}
-	return "unreadable: " + err.Error()
+	return "unreadable: " + err.Error(), err
 }
 
 // FilesHash digests every file step's files ("" without file steps): it changes when a placed
-// file's content, mode or name does.
-func (s TemplateSpec) FilesHash() string {
+// file's content, mode or name does. A step whose files cannot be read counts by the reason, and
+// the first such reason is the error (the digest is still returned).
+func (s TemplateSpec) FilesHash() (string, error) {
 	h := sha256.New()
 	n := 0
+	var unreadable error
 	for _, step := range s.Steps {
 		if step.File != nil {
-			_, _ = io.WriteString(h, step.File.filesDigest()+"\n")
+			digest, err := step.File.filesDigest()
+			if unreadable == nil {
+				unreadable = err
+			}
+			_, _ = io.WriteString(h, digest+"\n")
 			n++
 		}
 	}
 	if n == 0 {
-		return ""
+		return "", nil
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return hex.EncodeToString(h.Sum(nil)), unreadable
 }

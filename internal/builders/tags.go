@@ -2,6 +2,7 @@ package builders
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -29,9 +30,34 @@ type TagRules struct {
 	Ref func(templateID, tagOrBuild string) string
 }
 
+// MaxTagLength bounds tags and targets: a tag is part of the reference "name:tag" consumers start,
+// and E2B's template names are at most 128 characters (TemplateBuildRequestV3.name, which may
+// carry the tag).
+const MaxTagLength = 128
+
+// ErrNoReadyTarget is a tag target that names a build no tag can point at: it failed, is still
+// building, is another team's, or does not exist. Resolve returns it when it can tell.
+var ErrNoReadyTarget = errors.New("no tag can point at it")
+
+// nameProblem is what every backend refuses in a tag or a target, which end up in request paths,
+// import IDs, identities and generated configuration: more than MaxTagLength characters, and the
+// names of this and the parent folder.
+func nameProblem(name string) string {
+	switch {
+	case len(name) > MaxTagLength:
+		return fmt.Sprintf("is %d characters long: at most %d", len(name), MaxTagLength)
+	case name == "." || name == "..":
+		return "names this or the parent folder wherever it is a path segment (a URL, an import ID)"
+	}
+	return ""
+}
+
 // TagProblem returns what is wrong with a tag a user manages, "" when it is valid: the backend's
 // rule, and none of the tags the provider gives builds itself.
 func (r *TagRules) TagProblem(tag string) string {
+	if problem := nameProblem(tag); problem != "" {
+		return problem
+	}
 	if problem := r.Tag(tag); problem != "" {
 		return problem
 	}
@@ -39,6 +65,15 @@ func (r *TagRules) TagProblem(tag string) string {
 		return "is reserved: the provider records each build's inputs under " + r.Reserved + "<fingerprint>"
 	}
 	return ""
+}
+
+// TargetProblem returns what is wrong with what a tag may point at (a tag or a build id), "" when
+// it is valid.
+func (r *TagRules) TargetProblem(target string) string {
+	if problem := nameProblem(target); problem != "" {
+		return problem
+	}
+	return r.Target(target)
 }
 
 // NoTags is the problem of a tag setting on a backend that has no tags.

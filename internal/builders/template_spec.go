@@ -111,10 +111,15 @@ func (s TemplateSpec) Validate(b *Backend) FieldErrors {
 				Message: "must not contain a NUL character: a command reaches the sandbox as a C string, which ends at the first one"})
 		}
 	}
-	for _, size := range []struct {
+	type size struct {
 		field string
 		value int
-	}{{"cpu_count", s.CPUCount}, {"memory_mb", s.MemoryMB}} {
+	}
+	sizes := []size{{"cpu_count", s.CPUCount}, {"memory_mb", s.MemoryMB}}
+	if s.MinFreeDiskMB != nil { // E2B carries disk sizes as 32-bit MiB too (DiskSizeMB, format int32)
+		sizes = append(sizes, size{"min_free_disk_mb", *s.MinFreeDiskMB})
+	}
+	for _, size := range sizes {
 		if b.Uses(size.field) && size.value > math.MaxInt32 {
 			errs = append(errs, FieldError{Field: size.field,
 				Message: fmt.Sprintf("must be at most %d (build APIs carry it as a 32-bit integer), got %d", math.MaxInt32, size.value)})

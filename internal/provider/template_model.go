@@ -127,6 +127,7 @@ func (m *templateModel) unknownResult() {
 	m.Status, m.Detail, m.Stage, m.LastBuiltAt, m.BuildID =
 		types.StringUnknown(), types.StringUnknown(), types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
 	m.Logs, m.BuildRef = types.ListUnknown(types.StringType), types.ObjectUnknown(templateRefAttrTypes)
+	m.filesHashFromBuild()
 }
 
 // planRebuild marks, in a plan already made, what a build sets as known only after apply.

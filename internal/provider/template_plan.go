@@ -69,7 +69,9 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	var state templateModel
 	creating := req.State.Raw.IsNull()
-	if !creating {
+	if creating {
+		plan.filesHashFromBuild()
+	} else {
 		resp.Diagnostics.Append(readModel(ctx, req.State.Raw, &state)...)
 		if resp.Diagnostics.HasError() {
 			return

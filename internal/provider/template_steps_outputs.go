@@ -10,14 +10,17 @@ import (
 )
 
 // Attributes that follow from the steps alone, so they are known at plan time: files_hash (the
-// files file steps place, read from disk, so an edited file rebuilds the template) and what an
-// OpenSandbox snapshot cannot keep (sandbox_env, sandbox_workdir, sandbox_user).
+// files file steps place, read from disk, so an edited file rebuilds the template; known at plan
+// only when the plan keeps the build, see filesHashFromBuild) and what an OpenSandbox snapshot
+// cannot keep (sandbox_env, sandbox_workdir, sandbox_user).
 
 func stepsOutputAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"files_hash": schema.StringAttribute{Computed: true,
 			MarkdownDescription: "Digest of the files the `file` steps place (content, mode and names), read at plan time: " +
-				"a change rebuilds the template. Null without `file` steps."},
+				"a change rebuilds the template. Known after apply when the plan builds the template (a create or a rebuild): " +
+				"the build places the files as they are then, so a file that a resource of the configuration writes during " +
+				"the apply, or that is edited after the plan, is built and recorded. Null without `file` steps."},
 		// Sensitive as a whole: Terraform strips the marks of sensitive variables before a provider
 		// sees the configuration, so the provider cannot tell which values came from one.
 		"sandbox_env": schema.MapAttribute{Computed: true, Sensitive: true, ElementType: types.StringType,
@@ -41,16 +44,20 @@ type stepsOutputs struct {
 	env       types.Map
 	workdir   types.String
 	user      types.String
+
+	filesUnreadable bool // a file step's files could not be read (yet: something may write them)
 }
 
 func stepsOutputsOf(backend types.String, steps types.List) stepsOutputs {
 	list, unknown := stepsOf(steps)
 	if backend.IsUnknown() || steps.IsUnknown() || len(unknown) > 0 {
-		return stepsOutputs{types.StringUnknown(), types.MapUnknown(types.StringType), types.StringUnknown(), types.StringUnknown()}
+		return stepsOutputs{filesHash: types.StringUnknown(), env: types.MapUnknown(types.StringType), workdir: types.StringUnknown(),
+			user: types.StringUnknown()}
 	}
 	spec := builders.TemplateSpec{Steps: list}
-	out := stepsOutputs{filesHash: optionalString(spec.FilesHash()), env: types.MapNull(types.StringType),
-		workdir: types.StringNull(), user: types.StringNull()}
+	filesHash, unreadable := spec.FilesHash()
+	out := stepsOutputs{filesHash: optionalString(filesHash), filesUnreadable: unreadable != nil,
+		env: types.MapNull(types.StringType), workdir: types.StringNull(), user: types.StringNull()}
 	if descriptor, err := backends.Named(backend.ValueString()); err != nil || descriptor.SandboxEntrypoint == nil {
 		return out // the backend keeps the steps' context in the template
 	}
@@ -84,14 +91,30 @@ func (m *templateModel) setStepsOutputs() {
 }
 
 // planStepsOutputs plans the outputs of the plan's steps, once per plan (the files of file steps
-// are read from disk, so an edited file changes files_hash though the configuration did not), and
-// tells whether any differs from what the plan held.
+// are read from disk, so an edited file changes files_hash though the configuration did not; files
+// that cannot be read yet leave it unknown), and tells whether any differs from what the plan held.
 func (m *templateModel) planStepsOutputs() bool {
 	out := stepsOutputsOf(m.Backend, m.Steps)
+	if out.filesUnreadable {
+		out.filesHash = types.StringUnknown()
+	}
 	moved := !m.FilesHash.Equal(out.filesHash) || !m.SandboxEnv.Equal(out.env) || !m.SandboxWorkdir.Equal(out.workdir) ||
 		!m.SandboxUser.Equal(out.user)
 	m.FilesHash, m.SandboxEnv, m.SandboxWorkdir, m.SandboxUser = out.filesHash, out.env, out.workdir, out.user
 	return moved
+}
+
+// filesHashFromBuild leaves files_hash to the apply in a plan that builds (a create, or a rebuild
+// for any reason). The build reads the files at apply, and Terraform plans again then, once the
+// resources this one depends on are applied, and refuses as a provider bug any known value that
+// moved since the plan it showed: a file a resource of the configuration writes, or one edited
+// after the plan, would. The framework does not tell that last plan from the first, nor which
+// files a dependency writes, so a plan that keeps the build is the only one that knows the hash
+// (the state's: the files did not change, or the plan would build).
+func (m *templateModel) filesHashFromBuild() {
+	if !m.FilesHash.IsNull() { // no file steps: nothing to read
+		m.FilesHash = types.StringUnknown()
+	}
 }
 
 // stepsChanged tells whether a step, the ready check, the disk minimum or a placed file changed.

@@ -44,7 +44,7 @@ func setTagIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, m tem
 // points, and takes that build as target.
 func (r *templateTagResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	id := req.ID
-	if id == "" && req.Identity != nil {
+	if id == "" && req.Identity != nil && !req.Identity.Raw.IsNull() { // `terraform import x ""` sends a null identity
 		var identity templateTagIdentityModel
 		resp.Diagnostics.Append(req.Identity.Get(ctx, &identity)...)
 		id = identity.Backend.ValueString() + "/" + identity.TemplateID.ValueString() + ":" + identity.Tag.ValueString()
@@ -62,6 +62,8 @@ func parseTagImportID(id string) (templateTagModel, error) {
 	descriptor, rest, err := importedBackend(id)
 	templateID, tag, found := strings.Cut(rest, ":")
 	switch {
+	case id == "":
+		return templateTagModel{}, fmt.Errorf("the import ID is empty")
 	case err != nil:
 		return templateTagModel{}, err
 	case descriptor.Tags == nil:

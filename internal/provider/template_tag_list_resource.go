@@ -4,11 +4,11 @@ import (
 	"context"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -73,6 +73,15 @@ func (r *templateTagListResource) tags(ctx context.Context, cfg templateTagListC
 		diags.AddError("Provider not configured", "The sandbox provider was not configured before listing tags; please report this bug.")
 		return nil, diags
 	}
+	descriptor := templateTagModel{Backend: cfg.Backend}.tagging()
+	if descriptor == nil {
+		return nil, diags // the backend validator reports it
+	}
+	// template_id goes into the request path: ".." would list GET /tags
+	if err := descriptor.ValidateTemplateID(cfg.TemplateID.ValueString()).Err(); err != nil {
+		diags.AddAttributeError(path.Root("template_id"), "Invalid template_id", err.Error()+".")
+		return nil, diags
+	}
 	tagger, err := r.backends.tagger(ctx, cfg.Backend.ValueString())
 	if err != nil {
 		diags.Append(notConfigured(err))
@@ -83,10 +92,11 @@ func (r *templateTagListResource) tags(ctx context.Context, cfg templateTagListC
 		diags.AddError("Could not list sandbox template tags", err.Error())
 		return nil, diags
 	}
-	descriptor := templateTagModel{Backend: cfg.Backend}.tagging()
 	var found []templateTagModel
 	for _, tag := range slices.Sorted(maps.Keys(pointers)) {
-		if strings.HasPrefix(tag, descriptor.Tags.Reserved) {
+		// the provider's own tags, and names from the answer that no configuration could hold (they
+		// would reach identities, generated configuration and later requests)
+		if descriptor.Tags.TagProblem(tag) != "" || descriptor.Tags.TargetProblem(pointers[tag]) != "" {
 			continue
 		}
 		m := templateTagModel{Backend: cfg.Backend, TemplateID: cfg.TemplateID, Tag: types.StringValue(tag),

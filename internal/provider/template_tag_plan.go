@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -39,7 +40,7 @@ func (r *templateTagResource) ValidateConfig(ctx context.Context, req resource.V
 		}
 	}
 	if known(cfg.Target) {
-		if problem := descriptor.Tags.Target(cfg.Target.ValueString()); problem != "" {
+		if problem := descriptor.Tags.TargetProblem(cfg.Target.ValueString()); problem != "" {
 			problems["target"] = fmt.Sprintf("%q %s", cfg.Target.ValueString(), problem)
 		}
 	}
@@ -101,7 +102,11 @@ func (r *templateTagResource) planBuildID(ctx context.Context, plan *templateTag
 		return
 	}
 	resolved, err := tagger.Resolve(ctx, plan.TemplateID.ValueString(), plan.Target.ValueString())
-	if err != nil {
+	switch {
+	case errors.Is(err, builders.ErrNoReadyTarget): // the move would fail at apply: say so now
+		resp.Diagnostics.AddAttributeError(path.Root("target"), "Invalid target", err.Error()+".")
+		return
+	case err != nil:
 		resp.Diagnostics.AddAttributeError(path.Root("target"), "Could not resolve the target", err.Error())
 		return
 	}

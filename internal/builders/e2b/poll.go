@@ -2,7 +2,11 @@ package e2b
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
@@ -21,6 +25,11 @@ func (b *Builder) waitForBuild(ctx context.Context, templateID, buildID string, 
 	offset, delay := 0, b.pollInterval
 	for {
 		info, err := b.api.buildStatus(ctx, templateID, buildID, offset)
+		if err == nil {
+			err = statusProblem(info, buildID)
+		} else if isNotJSON(err) {
+			err = fmt.Errorf("%w: %w", builders.ErrBadAnswer, err)
+		}
 		if err != nil {
 			return builders.AtStage(builders.StageTemplateBuild, fmt.Errorf("waiting for build %s: %w", buildID, err), logs.Lines()...)
 		}
@@ -67,4 +76,28 @@ func (b *Builder) buildFailed(info templateBuildInfo, logs *buildLog, explain fa
 		reason += "; " + explain.startHint
 	}
 	return builders.AtStage(stage, fmt.Errorf("build %s failed: %s", info.BuildID, builders.Scrub(reason, logs.Secrets...)), logs.Lines()...)
+}
+
+// buildStatuses are E2B's (TemplateBuildStatus).
+var buildStatuses = []string{buildWaiting, buildBuilding, buildReady, buildError}
+
+// statusProblem is what makes a 200 answer to a status poll no status of build buildID: a status
+// E2B does not have (none included), or another build's. Waiting on would poll until the timeout,
+// or take someone else's build for ours.
+func statusProblem(info templateBuildInfo, buildID string) error {
+	switch {
+	case !slices.Contains(buildStatuses, info.Status):
+		return fmt.Errorf("%w: E2B answered the status of build %s with status %q, not one of %s", builders.ErrBadAnswer,
+			buildID, info.Status, strings.Join(buildStatuses, ", "))
+	case info.BuildID != "" && info.BuildID != buildID:
+		return fmt.Errorf("%w: E2B answered the status of build %s with a status about build %s", builders.ErrBadAnswer, buildID, info.BuildID)
+	}
+	return nil
+}
+
+// isNotJSON tells a status answer that could not be decoded from one that did not come.
+func isNotJSON(err error) bool {
+	var syntax *json.SyntaxError
+	var wrongType *json.UnmarshalTypeError
+	return errors.As(err, &syntax) || errors.As(err, &wrongType)
 }

@@ -162,9 +162,16 @@ func (b *Builder) Tags(ctx context.Context, templateID string) (map[string]strin
 }
 
 // Resolve returns the build target (a tag or a build id) starts sandboxes from, "" when none or
-// when E2B's API cannot name it (see servedBy).
+// when E2B's API cannot name it (see servedBy). A build id that names no ready build of the team's
+// template is builders.ErrNoReadyTarget: E2B points tags only at one, and no later build makes it
+// one. A tag that serves nothing yet is not: a build of this apply may give it one.
 func (b *Builder) Resolve(ctx context.Context, templateID, target string) (string, error) {
-	return b.served(ctx, templateID, target, "")
+	served, err := b.served(ctx, templateID, target, "")
+	if err == nil && served == "" && isBuildID(target) {
+		return "", fmt.Errorf("build %s of template %s failed, is still building, is another team's or does not exist: %w "+
+			"(E2B points tags only at a ready build of the team's template)", target, templateID, builders.ErrNoReadyTarget)
+	}
+	return served, err
 }
 
 // MoveTags is POST /templates/tags: each tag gets a new assignment to the ready build

@@ -2,10 +2,12 @@ package opensandbox
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
 
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
@@ -17,8 +19,23 @@ const maxSnapshotPages = 1000
 
 func (c *client) createSandbox(ctx context.Context, req createSandboxRequest) (sandbox, error) {
 	var out sandbox
-	return out, c.Do(ctx, apihttp.Request{Method: http.MethodPost, Path: "/sandboxes", In: req, Out: &out, Secrets: req.secrets(),
+	err := c.Do(ctx, apihttp.Request{Method: http.MethodPost, Path: "/sandboxes", In: req, Out: &out, Secrets: req.secrets(),
 		Finish: apihttp.CreateFinish}) // the builder sandbox is deleted on every path only once its id is known
+	if err == nil {
+		err = createdID("POST /sandboxes", "sandbox", out.ID)
+	}
+	return out, err
+}
+
+// createdID checks the id a create answered with: every later request about the object puts it
+// in its path, so none would poll and delete the list ("/sandboxes/"), and "." or ".." the
+// collection or its parent.
+func createdID(request, object, id string) error {
+	if id == "" || id == "." || id == ".." {
+		return fmt.Errorf("%w: OpenSandbox answered %s without a usable %s id (%q), so the provider cannot follow or delete it",
+			builders.ErrBadAnswer, request, object, id)
+	}
+	return nil
 }
 
 func (c *client) getSandbox(ctx context.Context, id string) (sandbox, error) {
@@ -64,8 +81,12 @@ func (c *client) endpoint(ctx context.Context, sandboxID string, port int) (endp
 func (c *client) createSnapshot(ctx context.Context, sandboxID, name string) (snapshot, error) {
 	var out snapshot
 	body := map[string]string{"name": name}
-	return out, c.Do(ctx, apihttp.Request{Method: http.MethodPost, Path: "/sandboxes/" + url.PathEscape(sandboxID) + "/snapshots", In: body, Out: &out,
+	err := c.Do(ctx, apihttp.Request{Method: http.MethodPost, Path: "/sandboxes/" + url.PathEscape(sandboxID) + "/snapshots", In: body, Out: &out,
 		Finish: apihttp.CreateFinish}) // a snapshot state does not know of would be a template no state records
+	if err == nil {
+		err = createdID("POST /sandboxes/{id}/snapshots", "snapshot", out.ID)
+	}
+	return out, err
 }
 
 func (c *client) getSnapshot(ctx context.Context, id string) (snapshot, error) {

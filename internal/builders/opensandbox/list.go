@@ -14,7 +14,8 @@ import (
 
 // ListTemplates returns the distinct names of Ready snapshots (the provider's template_id: a
 // template is usable when a Ready snapshot carries its name), sorted. Unnamed snapshots are not
-// templates and are left out.
+// templates and are left out, and so are names that are not a valid template_id: they would reach
+// request queries, identities and generated configuration as the server wrote them.
 func (b *Builder) ListTemplates(ctx context.Context) ([]string, error) {
 	var names []string
 	for page := 1; page <= maxSnapshotPages; page++ {
@@ -24,7 +25,7 @@ func (b *Builder) ListTemplates(ctx context.Context) ([]string, error) {
 			return nil, builders.AtStage(builders.StageTemplateLookup, fmt.Errorf("listing snapshots: %w", err))
 		}
 		for _, s := range list.Items {
-			if s.Name != "" {
+			if Backend.ValidateTemplateID(s.Name) == nil {
 				names = append(names, s.Name)
 			}
 		}
