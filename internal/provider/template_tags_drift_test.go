@@ -41,7 +41,7 @@ func TestAccTemplateOwnTagMovedByHandIsPointedBack(t *testing.T) {
 	pointedBack := resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 		plancheck.ExpectResourceAction(resourceName, plancheck.ResourceActionUpdate), onlyTagsChange{resourceName}}}
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: warnings.factories(t),
+		ProtoV6ProviderFactories: warnings.factories(),
 		Steps: []resource.TestStep{
 			{Config: stableAt(emu, "pkg-a"), Check: capture(&older)},
 			{Config: stableAt(emu, "pkg-b"), Check: resource.ComposeTestCheckFunc(capture(&recorded), starts(emu, "py:stable", &recorded))},
@@ -138,32 +138,23 @@ type refreshWarnings struct {
 	details []string
 }
 
-// providerServer is what the framework's server implements: the wrapper must hide none of it.
-type providerServer interface {
-	tfprotov6.ProviderServerWithListResource
-	tfprotov6.ProviderServerWithActions
-}
-
+// warningServer passes every call on; the tests' configurations use resources only.
 type warningServer struct {
-	providerServer
+	tfprotov6.ProviderServer
 	warnings *refreshWarnings
 }
 
-func (w *refreshWarnings) factories(t *testing.T) map[string]func() (tfprotov6.ProviderServer, error) {
+func (w *refreshWarnings) factories() map[string]func() (tfprotov6.ProviderServer, error) {
 	return map[string]func() (tfprotov6.ProviderServer, error){
 		"sandbox": func() (tfprotov6.ProviderServer, error) {
 			server, err := protoV6ProviderFactories["sandbox"]()
-			full, ok := server.(providerServer)
-			if !ok {
-				t.Fatalf("the provider server %T lacks list resources or actions", server)
-			}
-			return warningServer{full, w}, err
+			return warningServer{server, w}, err
 		},
 	}
 }
 
 func (s warningServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
-	resp, err := s.providerServer.ReadResource(ctx, req)
+	resp, err := s.ProviderServer.ReadResource(ctx, req)
 	if resp != nil {
 		s.warnings.mu.Lock()
 		defer s.warnings.mu.Unlock()
