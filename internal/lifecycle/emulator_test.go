@@ -290,3 +290,41 @@ func (e *emulator) sandboxes() ([]sandbox, error) {
 	err := e.call(http.MethodGet, e.osbURL()+"/_emulator/sandboxes", nil, nil, &out)
 	return out, err
 }
+
+// readyBuilds lists the ready builds of E2B template id, oldest first (the emulator's own view).
+func (e *emulator) readyBuilds(id string) ([]string, error) {
+	var info struct {
+		Builds []struct {
+			BuildID string `json:"build_id"`
+			Status  string `json:"status"`
+		} `json:"builds"`
+	}
+	err := e.call(http.MethodGet, e.e2bURL()+"/_emulator/templates/"+url.PathEscape(id), nil, nil, &info)
+	if errors.Is(err, errNotFound) {
+		return nil, nil
+	}
+	var ready []string
+	for _, b := range info.Builds {
+		if b.Status == "ready" {
+			ready = append(ready, b.BuildID)
+		}
+	}
+	return ready, err
+}
+
+// assignTag points tag of E2B template id at build, as a user with the API key would (E2B's SDK:
+// Template.assignTags).
+func (e *emulator) assignTag(id, build, tag string) error {
+	return e.call(http.MethodPost, e.e2bURL()+"/templates/tags", map[string]string{"X-API-Key": e.settings["E2B_API_KEY"]},
+		map[string]any{"target": id + ":" + build, "tags": []string{tag}}, nil)
+}
+
+// removeTag removes every assignment of tag of E2B template id, as a user with the API key would.
+func (e *emulator) removeTag(id, tag string) error {
+	err := e.call(http.MethodDelete, e.e2bURL()+"/templates/tags", map[string]string{"X-API-Key": e.settings["E2B_API_KEY"]},
+		map[string]any{"name": id, "tags": []string{tag}}, nil)
+	if errors.Is(err, errNotFound) {
+		return nil // the template is gone
+	}
+	return err
+}

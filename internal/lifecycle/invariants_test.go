@@ -20,6 +20,7 @@ const (
 	invSandboxes  = "no OpenSandbox builder sandbox outlives the apply that started it"
 	invCandidate  = "a candidate build never goes live by itself, and each tag a record names starts its build"
 	invStepFinish = "every CLI run finishes, and the emulator answers"
+	invTagDrift   = "a tag of a record moved or removed outside Terraform shows as drift (a refresh-only plan), and the plan points it back"
 )
 
 type violation struct{ invariant, detail string }
@@ -79,8 +80,15 @@ func (s *sequence) check(out *outcome, builtBefore map[string]madeFrom) []violat
 				for _, problem := range s.tagProblems(i) {
 					add(invCandidate, "%s: %s: %s", d.name, key, problem)
 				}
+				if missing := s.tagsToGiveBack(d, key, i); len(missing) > 0 && p.changes[key] == nil {
+					add(invTagDrift, "%s: %s names none of the configured tags %v, yet the plan changes nothing", d.name, key, missing)
+				}
 			}
 		}
+	}
+	if r := out.refreshOnly; r != nil && r.code != 2 {
+		add(invTagDrift, "%s: after a tag its state recorded was moved off its build, `plan -refresh-only -detailed-exitcode` exited %d, want 2 (drift):\n%s",
+			r.dir, r.code, tail(r.output, 15))
 	}
 	for _, r := range out.runs {
 		if r.code == 11 || crashed.MatchString(r.output) {
@@ -210,6 +218,17 @@ func (s *sequence) tagProblems(i instance) []string {
 		}
 	}
 	return problems
+}
+
+// tagsToGiveBack are the tags the pipeline's configuration gives the template of key that its
+// refreshed record i does not name: each is one a refresh found moved (or one still to add), which
+// the plan must give to the recorded build.
+func (s *sequence) tagsToGiveBack(d *workdir, key string, i instance) []string {
+	t, configured := s.cfg[key]
+	if d != s.dirs[0] || !configured || t.TemplateID != i.template().TemplateID {
+		return nil
+	}
+	return slices.DeleteFunc(slices.Clone(t.Tags), func(tag string) bool { return slices.Contains(i.template().Tags, tag) })
 }
 
 // liveCandidates lists the E2B templates whose plain name starts a build made while the

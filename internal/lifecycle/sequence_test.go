@@ -57,7 +57,10 @@ type outcome struct {
 	// any inputs: its snapshots record none): whichever applied last, the other's refresh finds it
 	// SUPERSEDED and plans its rebuild (README).
 	contested string
-	note      string
+	// refreshOnly is the refresh-only plan a step that moved a tag off its record's build ran:
+	// before any apply points it back, the refresh must show the drift.
+	refreshOnly *run
+	note        string
 }
 
 func newSequence(tl tools, root string) (*sequence, error) {
@@ -125,6 +128,8 @@ func (s *sequence) perform(st step) (outcome, error) {
 		err = s.importTemplate(&out, st.Arg, t, before[0])
 	case verbSecondDir:
 		err = s.secondDir(&out, st.Arg, t, before[0])
+	case verbMoveTag, verbRemoveTag:
+		err = s.handTag(&out, st, before[0])
 	default:
 		err = fmt.Errorf("unknown step %q", st.Verb)
 	}
@@ -287,6 +292,49 @@ func (s *sequence) secondDir(out *outcome, key string, t template, state map[str
 	}
 	out.checked = append(out.checked, second)
 	return errors.Join(err, waitErr)
+}
+
+// handTag moves a tag of an E2B template by hand to another ready build (the newest; when there is
+// none, it removes the tag), or removes it, as a user with the API key would. When the pipeline's state recorded the tag on the build it
+// started, the record is now untrue: a refresh-only plan must show it (exit 2), and the check's plan
+// must point the tag back.
+func (s *sequence) handTag(out *outcome, st step, state map[string]instance) error {
+	key, tag, _ := strings.Cut(st.Arg, ":")
+	id := s.cfg[key].TemplateID
+	served, err := s.emu.servedE2B(id + ":" + tag)
+	if err != nil {
+		return err
+	}
+	was := ""
+	if served != nil {
+		was = served.BuildID
+	}
+	var others []string
+	if st.Verb == verbMoveTag {
+		ready, err := s.emu.readyBuilds(id)
+		if err != nil {
+			return err
+		}
+		others = slices.DeleteFunc(ready, func(b string) bool { return b == was })
+	}
+	if len(others) > 0 {
+		err = s.emu.assignTag(id, others[len(others)-1], tag)
+	} else {
+		if st.Verb == verbMoveTag {
+			out.note = "no other ready build to move " + tag + " to: removed it"
+		}
+		err = s.emu.removeTag(id, tag)
+	}
+	i, recorded := state[key]
+	buildID, _ := i.Attributes["build_id"].(string)
+	if err != nil || !recorded || i.Tainted || (i.status() != "SUCCESS" && i.status() != "SKIPPED") || buildID == "" || buildID != was ||
+		!slices.Contains(i.template().Tags, tag) {
+		return err // the record did not claim the tag's build: nothing it says became untrue
+	}
+	r, err := s.dirs[0].run("plan", "-refresh-only", "-detailed-exitcode", "-input=false", "-no-color")
+	out.runs = append(out.runs, r)
+	out.refreshOnly = &r
+	return err
 }
 
 // forgetSecond drops the template from the second directory's state once its checks ran. When the

@@ -22,6 +22,8 @@ const (
 	verbDeleteRemote  = "delete-remote"  // template arg deleted with the API, behind Terraform's back
 	verbSecondDir     = "second-dir"     // template arg applied from a second directory while this one applies edits
 	verbImport        = "import"         // template arg forgotten (`state rm`), imported, applied
+	verbMoveTag       = "move-tag"       // tag of template key, arg "key:tag", moved by hand to another ready build (else removed)
+	verbRemoveTag     = "remove-tag"     // tag of template key, arg "key:tag", removed by hand
 	verbDestroy       = "destroy"
 )
 
@@ -166,6 +168,8 @@ func (g *generator) next() step {
 		{5, func() (step, bool) { return g.onTemplate(verbDeleteRemote) }},
 		{6, g.secondDir},
 		{5, func() (step, bool) { return g.onTemplate(verbImport) }},
+		{5, func() (step, bool) { return g.onTag(verbMoveTag) }},
+		{3, func() (step, bool) { return g.onTag(verbRemoveTag) }},
 		{4, g.add},
 		{3, g.remove},
 		{3, func() (step, bool) { return step{Verb: verbDestroy}, true }},
@@ -191,6 +195,20 @@ func (g *generator) next() step {
 func (g *generator) onTemplate(verb string, backends ...string) (step, bool) {
 	k := g.key(backends...)
 	return step{Verb: verb, Arg: k}, k != ""
+}
+
+// onTag draws a tag the configuration gives an E2B template: arg "key:tag".
+func (g *generator) onTag(verb string) (step, bool) {
+	var tagged []string
+	for _, k := range g.cfg.keys() {
+		for _, tag := range g.cfg[k].Tags {
+			tagged = append(tagged, k+":"+tag)
+		}
+	}
+	if len(tagged) == 0 {
+		return step{}, false
+	}
+	return step{Verb: verb, Arg: pick(g, tagged)}, true
 }
 
 // inputEdit changes one build input of key k to another value.
@@ -345,7 +363,7 @@ func (g *generator) addTemplate(edits map[string]json.RawMessage, backend string
 	t := template{Backend: backend, TemplateID: "lc-" + k, Image: pick(g, images), Packages: pick(g, packageSets),
 		RebuildTriggers: pick(g, triggerSets), Timeouts: ptr(g.timeouts())}
 	if backend == backendE2B {
-		t.CPUCount, t.MemoryMB = pick(g, cpuCounts), pick(g, memorySizes)
+		t.CPUCount, t.MemoryMB, t.Tags = pick(g, cpuCounts), pick(g, memorySizes), pick(g, tagSets)
 	}
 	edits["+"+k] = mustJSON(t)
 }

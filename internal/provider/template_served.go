@@ -18,19 +18,23 @@ import (
 // the recorded inputs (a second pipeline of this configuration). One whose template serves a build
 // of other inputs is recorded SUPERSEDED: another configuration or a manual build replaced it, so
 // the state no longer claims what sandboxes do not start from, and the next plan rebuilds it
-// (ModifyPlan). One request while build_id is served.
+// (ModifyPlan). Of a built record's own tags, those that no longer start its build leave the record
+// (forgetMovedTags), so the next plan points them back. One request while build_id is served and
+// its tags start it.
 func (r *templateResource) checkServed(ctx context.Context, b builders.Builder, state templateModel, lc lifecycle, resp *resource.ReadResponse) (bool, error) {
 	checker, ok := b.(builders.ServingChecker)
 	if !ok || lc.unconfirmed() { // an unfinished create's build is not ours to record yet
 		return b.IsUsable(ctx, state.TemplateID.ValueString())
 	}
 	recorded := state.BuildID.ValueString()
-	served, err := checker.Serving(ctx, state.TemplateID.ValueString(), state.Candidate.ValueBool(), recorded)
+	served, moved, err := serving(ctx, checker, state, lc)
 	switch {
 	case err != nil || served == "":
 		return false, err
 	case served == recorded:
-		return true, nil
+		if len(moved) == 0 {
+			return true, nil // nothing to record
+		}
 	case recorded == "", madeFromRecordedInputs(ctx, b, state, served):
 		state.BuildID, state.BuildRef = types.StringValue(served), buildRefValue(state.Backend, state.TemplateID, served)
 	case lc == lifecycleSuperseded:
@@ -41,9 +45,31 @@ func (r *templateResource) checkServed(ctx context.Context, b builders.Builder, 
 		state.Status = types.StringValue(statusSuperseded)
 		state.Detail = types.StringValue(fmt.Sprintf("it serves build %s, not build %s that this resource made: another "+
 			"configuration or a manual build replaced it; the next apply rebuilds it from this configuration", served, recorded))
+		moved = nil // the rebuild gives the tags to its build
 	}
+	resp.Diagnostics.Append(forgetMovedTags(ctx, &state, moved)...)
 	resp.Diagnostics.Append(writeModel(ctx, state, &resp.State.Raw)...)
 	return true, nil
+}
+
+// tagServingChecker is a ServingChecker that also tells, from the answer it reads anyway, which of
+// the record's tags no longer start the served build, and the build each starts now ("" for none).
+type tagServingChecker interface {
+	ServingAndTags(ctx context.Context, templateID string, candidate bool, recorded string, tags []string) (string, map[string]string, error)
+}
+
+// serving asks which build the resource's consumers start and, for a built record with tags on a
+// backend that can tell, which of its tags moved. A record whose build failed, or that another
+// build superseded, plans a build, which gives the tags to it: its tags are not checked.
+func serving(ctx context.Context, checker builders.ServingChecker, state templateModel, lc lifecycle) (string, map[string]string, error) {
+	templateID, candidate, recorded := state.TemplateID.ValueString(), state.Candidate.ValueBool(), state.BuildID.ValueString()
+	var spec builders.TemplateSpec
+	tagChecker, ok := checker.(tagServingChecker)
+	if diags := state.tagSpec(ctx, &spec); !ok || lc != lifecycleBuilt || len(spec.Tags) == 0 || diags.HasError() {
+		served, err := checker.Serving(ctx, templateID, candidate, recorded)
+		return served, nil, err
+	}
+	return tagChecker.ServingAndTags(ctx, templateID, candidate, recorded, spec.Tags)
 }
 
 // madeFromRecordedInputs tells whether the template serves a build (served, or any when "") that the

@@ -121,6 +121,35 @@ func (r *templateResource) retag(ctx context.Context, plan, state templateModel,
 	return true
 }
 
+// forgetMovedTags takes the tags that no longer start the recorded build (moved: the build each
+// starts now, "" when removed) out of the record, so that the next plan assigns them to it again
+// (retag: no build), and warns of each, naming where it went: another configuration managing the
+// same tag moves it back on each of its applies, and each of this one's warns again.
+func forgetMovedTags(ctx context.Context, state *templateModel, moved map[string]string) diag.Diagnostics {
+	if len(moved) == 0 {
+		return nil
+	}
+	var recorded []string
+	diags := state.Tags.ElementsAs(ctx, &recorded, false)
+	kept := slices.DeleteFunc(recorded, func(tag string) bool { _, gone := moved[tag]; return gone })
+	tags, setDiags := types.SetValueFrom(ctx, types.StringType, kept)
+	diags.Append(setDiags...)
+	state.Tags = tags
+	for _, tag := range slices.Sorted(maps.Keys(moved)) {
+		now := "no longer exists"
+		if moved[tag] != "" {
+			now = "starts build " + moved[tag]
+		}
+		diags.AddAttributeWarning(path.Root(builders.FieldTags), "Tag moved outside this configuration",
+			fmt.Sprintf("Tag %q of template %q %s, not build %s that this resource records: another configuration (a "+
+				"sandbox_template_tag of the same name, or a sandbox_template with this tag in another directory) or a hand "+
+				"edit moved it. The next apply points it back at build %s, without building. When another configuration "+
+				"manages this tag too, each apply of either moves it back: let only one of them manage it.",
+				tag, state.TemplateID.ValueString(), now, state.BuildID.ValueString(), state.BuildID.ValueString()))
+	}
+	return diags
+}
+
 // tagger opens the named backend's builder as a Tagger (a backend with tag rules has one).
 func (b *backendSet) tagger(ctx context.Context, name string) (builders.Tagger, error) {
 	builder, err := b.Builder(ctx, name)

@@ -66,9 +66,30 @@ func (b *Builder) findTemplate(ctx context.Context, alias string) (listedTemplat
 // only "name:<build id>" starts a candidate's build, and nothing moves that. One request while the
 // recorded build is still served (see servedBy).
 func (b *Builder) Serving(ctx context.Context, templateID string, candidate bool, recorded string) (string, error) {
+	served, _, err := b.ServingAndTags(ctx, templateID, candidate, recorded, nil)
+	return served, err
+}
+
+// ServingAndTags is Serving, and which of tags (the record's own) no longer start the served build,
+// each with the build it starts now ("" when the tag is gone): from the GET /tags answer Serving
+// reads anyway, so a refresh whose tags are in place sends no more request than Serving (a
+// candidate's, which Serving answers by its build id, one more). See movedTags.
+func (b *Builder) ServingAndTags(ctx context.Context, templateID string, candidate bool, recorded string, tags []string) (string, map[string]string, error) {
 	ref := usableTag
 	if candidate && recorded != "" {
 		ref = recorded
 	}
-	return b.served(ctx, templateID, ref, recorded)
+	var listed []templateTag
+	if !isBuildID(ref) || len(tags) > 0 {
+		var err error
+		if listed, err = b.tagsOf(ctx, templateID); err != nil {
+			return "", nil, err
+		}
+	}
+	served, err := b.servedBy(ctx, templateID, ref, listed, recorded)
+	if err != nil || served == "" {
+		return served, nil, err
+	}
+	moved, err := b.movedTags(ctx, templateID, tags, listed, served)
+	return served, moved, err
 }

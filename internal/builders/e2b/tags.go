@@ -140,6 +140,34 @@ func (b *Builder) tagsOf(ctx context.Context, alias string) ([]templateTag, erro
 	return tags, nil
 }
 
+// movedTags returns, of tags, each that no longer starts build (a ready build), with the build it
+// starts now: its newest assignment (listed), when that is another ready build (moved: E2B's API
+// moves a tag only to a ready build), or "" when the tag has none (removed). A tag whose newest
+// assignment is a build not ready (E2B tags a build when it is requested: one being built, or one
+// that failed) starts an older assignment that no answer names, and is not reported. One request
+// per other build a tag was moved to, none while every tag starts build.
+func (b *Builder) movedTags(ctx context.Context, alias string, tags []string, listed []templateTag, build string) (map[string]string, error) {
+	moved := map[string]string{}
+	ready := map[string]bool{build: true}
+	for _, tag := range tags {
+		newest := newestOf(listed, tag)
+		if newest == build {
+			continue
+		}
+		if _, known := ready[newest]; newest != "" && !known {
+			served, err := b.readyBuild(ctx, alias, newest)
+			if err != nil {
+				return nil, err
+			}
+			ready[newest] = served != ""
+		}
+		if newest == "" || ready[newest] {
+			moved[tag] = newest
+		}
+	}
+	return moved, nil
+}
+
 func newestOf(tags []templateTag, tag string) string {
 	if i := slices.IndexFunc(tags, func(t templateTag) bool { return t.Tag == tag }); i >= 0 {
 		return tags[i].BuildID
