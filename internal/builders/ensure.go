@@ -22,7 +22,7 @@ import (
 //
 // Every error and every panic comes back as a FAILED result with a stage; Ensure never panics.
 func Ensure(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) TemplateBuildResult {
-	return withoutStepSecrets(ensure(ctx, b, spec, obs), spec)
+	return withoutStepSecrets(withTagsOnAdopted(ctx, b, spec, ensure(ctx, b, spec, obs)), spec)
 }
 
 func ensure(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) TemplateBuildResult {
@@ -131,7 +131,7 @@ func firstLine(s string) string {
 // all), which is adopted instead of built twice; force_rebuild always builds. No concurrent-winner
 // check. Like Ensure, every error and panic comes back as FAILED.
 func Rebuild(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) TemplateBuildResult {
-	return withoutStepSecrets(rebuild(ctx, b, spec, obs), spec)
+	return withoutStepSecrets(withTagsOnAdopted(ctx, b, spec, rebuild(ctx, b, spec, obs)), spec)
 }
 
 func rebuild(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) TemplateBuildResult {

@@ -205,3 +205,27 @@ func TestOwnTagWarningNamesTheConflict(t *testing.T) {
 		}
 	}
 }
+
+// TestAccTemplateAdoptedBuildGetsItsTags: a create that adopts a kept build of the same inputs
+// (the resource was removed with keep_remotely, then declared again with a tag) gives that build
+// its tags: the record says each of them starts it, and without this none did (py:v2 was a 404).
+func TestAccTemplateAdoptedBuildGetsItsTags(t *testing.T) {
+	emu := e2bEmulator(t)
+	var built string
+	kept := pyBody + "  packages      = [\"pkg-a\"]\n  keep_remotely = true\n"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: e2bTemplate(emu, kept), Check: capture(&built)},
+			{Config: e2bProvider(emu)},
+			{
+				Config: e2bTemplate(emu, kept+"  tags          = [\"v2\"]\n"),
+				Check: resource.ComposeTestCheckFunc(
+					resource.TestCheckResourceAttr(resourceName, "status", "SKIPPED"),
+					resource.TestCheckResourceAttrPtr(resourceName, "build_id", &built),
+					starts(emu, "py:v2", &built), registrations(emu, 1)),
+			},
+			{Config: e2bTemplate(emu, kept+"  tags          = [\"v2\"]\n"), PlanOnly: true},
+		},
+	})
+}
