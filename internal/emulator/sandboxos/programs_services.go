@@ -207,4 +207,3 @@ func jupyter(c *call) int {
 
 // jupyterServer is a code interpreter's start script: it starts Jupyter and keeps running.
 func jupyterServer(c *call) int { return c.serves() }
-
