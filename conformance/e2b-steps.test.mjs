@@ -27,7 +27,7 @@ const templates = {
       .npmInstall(["left-pad"])
       .pipInstall(["requests"], { g: false })
       .runCmd("jupyter kernelspec list", { user: "root" })
-      .gitClone("https://github.com/e2b-dev/e2b-cookbook", "/opt/cookbook", { branch: "main", depth: 1 })
+      .gitClone("https://github.com/e2b-dev/e2b-cookbook", "/home/user/cookbook", { branch: "main", depth: 1 })
       .setEnvs({ GREETING: "two words", MPLBACKEND: "Agg" })
       .setUser("analyst")
       .setWorkdir("/home/analyst/work")
@@ -40,7 +40,7 @@ const templates = {
       .copy("app", "/opt/app", { user: "root", mode: 0o755 })
       .copy("settings.json", "/etc/app/")
       .copy("jupyter_config.py", "/root/.jupyter/jupyter_config.py", { mode: 0o600 })
-      .setReadyCmd(waitForURL("http://localhost:8888/api", 204)),
+      .setStartCmd("python -m http.server 8888", waitForURL("http://localhost:8888/", 200)),
   "conf-steps-base": () =>
     Template()
       .fromTemplate("code-interpreter-v1")

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"path"
+	"strconv"
 )
 
 // permission is execd's model.Permission (owner and group names, mode in octal digits).
@@ -26,9 +28,10 @@ func (s *Server) makeDirs(w http.ResponseWriter, r *http.Request, sb *Sandbox) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for dir, perm := range req {
-		created := sb.fs.mkdirAll(dir)
 		sb.Calls = append(sb.Calls, ExecdCall{MakeDir: &FileWrite{Path: dir, Owner: perm.Owner, Group: perm.Group, Mode: perm.Mode}})
-		if problem := sb.fs.ownerProblem(perm.Owner, perm.Group); created && problem != "" {
+		problem := ownerProblem(sb.machine, perm.Owner, perm.Group)
+		created, _ := sb.machine.MkdirAll(path.Clean("/"+dir), perm.fileMode(0o755), ownerSpec(perm, problem))
+		if len(created) > 0 && problem != "" {
 			writeError(w, http.StatusInternalServerError, "RUNTIME_ERROR", "error accessing file: "+problem)
 			return
 		}
@@ -71,9 +74,10 @@ func (s *Server) uploadFiles(w http.ResponseWriter, r *http.Request, sb *Sandbox
 		}
 		content := readPart(files[i].Open())
 		s.mu.Lock()
-		sb.fs.mkdirAll(path.Dir(meta.Path))
 		sb.Calls = append(sb.Calls, ExecdCall{Upload: &FileWrite{Path: meta.Path, Owner: meta.Owner, Group: meta.Group, Mode: meta.Mode, Content: content}})
-		problem := sb.fs.ownerProblem(meta.Owner, meta.Group)
+		problem := ownerProblem(sb.machine, meta.Owner, meta.Group)
+		_, _ = sb.machine.MkdirAll(path.Dir(path.Clean("/"+meta.Path)), 0o755, "")
+		_ = sb.machine.WriteFile(path.Clean("/"+meta.Path), content, meta.fileMode(0o644), ownerSpec(meta.permission, problem))
 		s.mu.Unlock()
 		if problem != "" {
 			writeError(w, http.StatusInternalServerError, "RUNTIME_ERROR", fmt.Sprintf("error chmoding file %s. %s", meta.Path, problem))
@@ -81,6 +85,25 @@ func (s *Server) uploadFiles(w http.ResponseWriter, r *http.Request, sb *Sandbox
 		}
 	}
 	w.WriteHeader(http.StatusOK)
+}
+
+// fileMode is the permission's mode (octal digits, 644 for 0644), or def when it has none.
+func (p permission) fileMode(def fs.FileMode) fs.FileMode {
+	if m, err := strconv.ParseUint(strconv.Itoa(p.Mode), 8, 32); err == nil && p.Mode > 0 {
+		return fs.FileMode(m)
+	}
+	return def
+}
+
+// ownerSpec is "owner:group" for sandboxos, or root's when execd could not look them up.
+func ownerSpec(p permission, problem string) string {
+	if problem != "" {
+		return ""
+	}
+	if p.Group == "" {
+		return p.Owner
+	}
+	return p.Owner + ":" + p.Group
 }
 
 func readPart(f io.ReadCloser, err error) []byte {

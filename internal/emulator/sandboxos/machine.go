@@ -16,9 +16,6 @@ type Machine struct {
 	fs    *FS
 	// Systemd is set when systemd is the init (E2B's sandboxes): systemctl can start services.
 	Systemd bool
-	// Override, when set, decides a program's outcome before its model does (tests that need a
-	// program to fail, such as pip for a package that does not exist); ok false lets the model run.
-	Override func(argv []string) (result Result, ok bool)
 
 	mu       sync.Mutex
 	services []string // what has been started and keeps running
@@ -73,6 +70,11 @@ func Boot(img Image) *Machine {
 	}
 	if img.Python != "" {
 		_, _ = f.MkdirAll(m.sitePackages(), 0o755, 0, 0, root)
+		if !img.ExternallyManaged { // the official images' Python comes with pip
+			_, _ = f.MkdirAll(m.sitePackages()+"/pip", 0o755, 0, 0, root)
+		} else {
+			_ = f.WriteFile("/usr/lib/"+pythonDir(img.Python)+"/EXTERNALLY-MANAGED", []byte("[externally-managed]\n"), 0o644, root)
+		}
 	}
 	if img.Node != "" {
 		_, _ = f.MkdirAll("/usr/local/lib/node_modules", 0o755, 0, 0, root)
@@ -96,7 +98,7 @@ func familyUsers(f Family) ([]User, []group) {
 // Clone is a copy of m that shares nothing writable with it: a snapshot, a cached layer or a
 // template's filesystem. What serves does not carry over (a snapshot holds no process).
 func (m *Machine) Clone() *Machine {
-	return &Machine{image: m.image.Clone(), fs: m.fs.Clone(), Systemd: m.Systemd, Override: m.Override}
+	return &Machine{image: m.image.Clone(), fs: m.fs.Clone(), Systemd: m.Systemd}
 }
 
 // Image is the image m started from (with what was installed into it since: see Install).
@@ -165,3 +167,11 @@ func (m *Machine) owner(spec string) (uid, gid int) {
 
 // Install adds an executable running program at p (an image declaration, a package).
 func (m *Machine) Install(p, program string) { m.fs.Install(p, program) }
+
+// Snapshot is a Clone that keeps what serves: a memory snapshot, as E2B takes of a template once
+// it is ready, resumes with its processes.
+func (m *Machine) Snapshot() *Machine {
+	c := m.Clone()
+	c.services = m.Serving()
+	return c
+}

@@ -12,7 +12,7 @@ import (
 
 func init() {
 	register(map[string]program{"curl": curl, "wget": wget, "git": git, "systemctl": systemctl,
-		"jupyter": jupyter, "jupyter-server": jupyterServer})
+		"jupyter": jupyter, "jupyter-server": jupyterServer, "ss": ss, "netstat": ss, "pgrep": pgrep})
 }
 
 // local tells whether raw names this machine.
@@ -196,14 +196,41 @@ func containsPrefix(list []string, prefix string) bool {
 	return false
 }
 
-// jupyter serves (server, lab, notebook) or answers --version.
+// jupyter serves (server, lab, notebook, or no subcommand); its other subcommands (kernelspec
+// list, --version, ...) answer and end.
 func jupyter(c *call) int {
-	if len(c.argv) > 1 && (c.argv[1] == "--version" || c.argv[1] == "-V") {
-		c.out("jupyter_core: 5.7.2\n")
-		return 0
+	if len(c.argv) < 2 {
+		return c.serves()
 	}
-	return c.serves()
+	switch c.argv[1] {
+	case "server", "lab", "notebook", "jupyter-server":
+		return c.serves()
+	case "--version", "-V":
+		c.out("jupyter_core: 5.7.2\n")
+	}
+	return 0
 }
 
 // jupyterServer is a code interpreter's start script: it starts Jupyter and keeps running.
 func jupyterServer(c *call) int { return c.serves() }
+
+// ss lists a listening socket for each thing that serves (ports are not modelled: whatever is
+// asked about listens once something serves).
+func ss(c *call) int {
+	for range c.p.m.Serving() {
+		c.out("tcp   LISTEN 0      128          0.0.0.0:0          0.0.0.0:*\n")
+	}
+	return 0
+}
+
+// pgrep finds what serves by a part of its command line.
+func pgrep(c *call) int {
+	_, args := options(c.argv[1:], "-u", "-g")
+	for _, s := range c.p.m.Serving() {
+		if len(args) > 0 && strings.Contains(s, args[len(args)-1]) {
+			c.out("%d\n", 100)
+			return 0
+		}
+	}
+	return 1
+}

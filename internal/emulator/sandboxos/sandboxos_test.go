@@ -193,6 +193,7 @@ func TestServices(t *testing.T) {
 		t.Fatalf("start-up.sh = %+v, want it serving", r)
 	}
 	want(t, m, "curl -s -o /dev/null -w '%{http_code}' http://localhost:49999/health | grep -q 200", 0, "")
+	want(t, m, `apt-get update >/dev/null && apt-get install -y iproute2 procps >/dev/null && [ -n "$(ss -Htuln sport = :49999)" ] && pgrep start-up > /dev/null`, 0, "")
 	if r := run(m, "tail -f /dev/null", sandboxos.Process{}); !r.Serving {
 		t.Errorf("tail -f = %+v, want it to keep running", r)
 	}

@@ -30,6 +30,9 @@ type Process struct {
 	// Service marks a start command or an entrypoint: a program that serves (a server, a
 	// script run by an interpreter, sleep) keeps running instead of ending.
 	Service bool
+	// Override, when set, decides a program's outcome before its model does (tests that need a
+	// program to fail, such as pip for a package no index has); ok false lets the model run.
+	Override func(argv []string) (result Result, ok bool)
 }
 
 // Result is how a command ended.
@@ -88,7 +91,7 @@ func (m *Machine) Exec(ctx context.Context, argv []string, p Process) Result {
 
 // process is who p runs as.
 func (m *Machine) process(p Process) (*proc, error) {
-	pr := &proc{m: m, service: p.Service}
+	pr := &proc{m: m, service: p.Service, override: p.Override}
 	switch {
 	case p.UID != nil:
 		u, ok := m.userByUID(*p.UID)
@@ -122,16 +125,17 @@ func orDefault(s, def string) string {
 
 // proc is a running process's identity.
 type proc struct {
-	m       *Machine
-	user    User
-	cred    cred
-	service bool
-	depth   int // nested shells and interpreters, bounded against scripts that run themselves
+	m        *Machine
+	user     User
+	cred     cred
+	service  bool
+	override func(argv []string) (Result, bool)
+	depth    int // nested shells and interpreters, bounded against scripts that run themselves
 }
 
 // as is a process of the same machine running as u.
 func (p *proc) as(u User) *proc {
-	return &proc{m: p.m, user: u, cred: p.m.credOf(u), service: p.service, depth: p.depth}
+	return &proc{m: p.m, user: u, cred: p.m.credOf(u), service: p.service, override: p.override, depth: p.depth}
 }
 
 type stdio struct {
@@ -175,14 +179,14 @@ func (p *proc) run(ctx context.Context, exe string, argv []string, std stdio, en
 		fmt.Fprintf(std.err, "%s: %v\n", argv[0], err)
 		return 126
 	}
-	if p.m.Override != nil {
-		if r, ok := p.m.Override(argv); ok {
+	if p.override != nil {
+		if r, ok := p.override(argv); ok {
 			_, _ = io.WriteString(std.out, r.Stdout)
 			_, _ = io.WriteString(std.err, r.Stderr)
 			return r.ExitCode
 		}
 	}
-	c := &call{ctx: ctx, p: &proc{m: p.m, user: p.user, cred: p.cred, service: p.service, depth: p.depth + 1},
+	c := &call{ctx: ctx, p: &proc{m: p.m, user: p.user, cred: p.cred, service: p.service, override: p.override, depth: p.depth + 1},
 		argv: argv, exe: exe, std: std, env: env, dir: dir}
 	if program != "" {
 		model, ok := programs[program]

@@ -236,3 +236,9 @@ func validUserName(name string) bool {
 	}
 	return true
 }
+
+// HasGroup tells whether /etc/group has a group of that name (or gid).
+func (m *Machine) HasGroup(name string) bool {
+	_, ok := m.lookupGroup(name)
+	return ok
+}
