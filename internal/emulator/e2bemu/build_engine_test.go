@@ -106,3 +106,26 @@ func TestAUserStepHasNoSudo(t *testing.T) {
 		t.Errorf("as the default user = %s %q, want ready", status, message)
 	}
 }
+
+// TestDeclaredImages: a private image is assumed to be Debian with Python until declared; the
+// images control declares its family, programs and users.
+func TestDeclaredImages(t *testing.T) {
+	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: apiKey})
+	c := newCaller(t, emu)
+	const image = "ghcr.io/acme/web:1"
+	steps := []any{asUser("node --version && getent passwd web", "root")}
+	if status, message, _ := buildOutcome(t, c, "web", map[string]any{"fromImage": image, "steps": steps}); status != "error" ||
+		message != "failed to run command 'node --version && getent passwd web': exit status 127" {
+		t.Errorf("undeclared = %s %q, want node missing", status, message)
+	}
+	if status, _, _, _ := c.call("POST", e2bemu.ControlPrefix+"images", map[string]any{"ref": "ghcr.io/acme/web",
+		"family": "alpine", "programs": []string{"node"}, "users": []string{"web"}}); status != 204 && status != 200 {
+		t.Fatalf("declare = %d", status)
+	}
+	if status, message, _ := buildOutcome(t, c, "web", map[string]any{"fromImage": image, "steps": steps, "force": true}); status != "ready" {
+		t.Errorf("declared = %s %q, want ready", status, message)
+	}
+	if status, _, _, _ := c.call("POST", e2bemu.ControlPrefix+"images", map[string]any{"ref": "x", "family": "windows"}); status/100 == 2 {
+		t.Errorf("an unknown family was accepted: %d", status)
+	}
+}

@@ -111,3 +111,16 @@ func TestUnknownImagesDoNotPull(t *testing.T) {
 		}
 	}
 }
+
+// TestDeclaredImages: the images control declares what a private image holds.
+func TestDeclaredImages(t *testing.T) {
+	s := NewTestServer(t, Options{})
+	if status, _, _ := call(t, s, "POST", ControlPath+"images", "", map[string]any{"ref": "ghcr.io/acme/web:1", "family": "alpine",
+		"programs": []string{"node"}, "users": []string{"web"}, "entrypoint": []string{"node", "/srv/server.js"}}); status != 204 {
+		t.Fatalf("declare = %d", status)
+	}
+	id := createFrom(t, s, map[string]any{"image": map[string]any{"uri": "ghcr.io/acme/web:1"}}, []string{"tail", "-f", "/dev/null"})
+	if _, out, errs, code := execdRun(t, s, id, map[string]any{"command": "node --version && id -u web && apk --version >/dev/null && ! command -v python3"}); code != "0" {
+		t.Errorf("declared image: exit %s %q %q", code, out, errs)
+	}
+}

@@ -40,6 +40,7 @@ func New(opts Options) *Server {
 		}
 	}
 	s.routes()
+	s.imageControlRoutes()
 	return s
 }
 

@@ -110,3 +110,18 @@ func (c *Catalogue) Declare(ref string, d Declaration) error {
 	c.declared[ref] = img
 	return nil
 }
+
+// ImageDeclaration is a reference and what it holds: the body of the emulators' images control
+// and the value of sandbox-emulator's -image flag.
+type ImageDeclaration struct {
+	Ref string `json:"ref"`
+	Declaration
+}
+
+// DeclareImage adds d to the catalogue.
+func (c *Catalogue) DeclareImage(d ImageDeclaration) error {
+	if d.Ref == "" {
+		return fmt.Errorf("an image declaration needs a ref")
+	}
+	return c.Declare(d.Ref, d.Declaration)
+}
