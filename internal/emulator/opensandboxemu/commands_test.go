@@ -28,9 +28,11 @@ func execdRun(t *testing.T, s *Server, id string, body map[string]any) (status i
 		_ = json.Unmarshal([]byte(block), &ev)
 		switch ev["type"] {
 		case "stdout":
-			stdout = append(stdout, ev["text"].(string))
+			text, _ := ev["text"].(string)
+			stdout = append(stdout, text)
 		case "stderr":
-			stderr = append(stderr, ev["text"].(string))
+			text, _ := ev["text"].(string)
+			stderr = append(stderr, text)
 		case "error":
 			code, _ = at(t, ev, "error", "evalue").(string)
 		}

@@ -55,14 +55,6 @@ func (img Image) Clone() Image {
 	return img
 }
 
-// path is the image's PATH.
-func (img Image) path() string {
-	if p := img.Env["PATH"]; p != "" {
-		return p
-	}
-	return defaultPath
-}
-
 const defaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 // bins maps dir/name to name for each name: a program model of the same name.

@@ -3,7 +3,6 @@ package sandboxos
 import (
 	"maps"
 	"regexp"
-	"slices"
 	"strings"
 )
 
@@ -47,7 +46,7 @@ var otherOfficial = map[string]map[string]string{
 	"influxdb": {}, "cassandra": {}, "couchdb": {}, "neo4j": {}, "ghost": {}, "wordpress": {}, "drupal": {}, "joomla": {}, "nextcloud": {},
 	"tomcat": {}, "jetty": {}, "registry": {}, "vault": {}, "consul": {}, "hello-world": {}, "node-red": {}, "pypy": bins("/opt/pypy/bin", "pypy3", "pypy"),
 	"jruby": {}, "groovy": {}, "kotlin": {}, "crystal": {}, "nim": {}, "zig": {}, "mono": {}, "odoo": {}, "sonarqube": {}, "solr": {},
-	"kibana": {}, "logstash": {}, "telegraf": {}, "chronograf": {}, "kapacitor": {}, "haproxy": {}, "varnish": {}, "eclipse-mosquitto": {},
+	"kibana": {}, "logstash": {}, "telegraf": {}, "chronograf": {}, "kapacitor": {}, "haproxy": {}, "varnish": {},
 	"nats": {}, "zookeeper": {}, "flink": {}, "spark": {}, "storm": {}, "tensorflow": {}, "postfixadmin": {}, "adminer": {}, "phpmyadmin": {},
 	"matomo": {}, "redmine": {}, "mediawiki": {}, "rocket.chat": {}, "teamspeak": {}, "api-firewall": {}, "bonita": {}, "convertigo": {},
 	"couchbase": {}, "friendica": {}, "geonetwork": {}, "hylang": {}, "ibmjava": {}, "irssi": {}, "kong": {}, "lightstreamer": {},
@@ -153,12 +152,4 @@ func nodeVersion(tag string) string {
 		return v
 	}
 	return nodeVersions["latest"]
-}
-
-// knownOfficial lists the official repositories the emulator knows, sorted.
-func knownOfficial() []string {
-	names := slices.Collect(maps.Keys(otherOfficial))
-	names = append(names, slices.Collect(maps.Keys(officialTags))...)
-	slices.Sort(names)
-	return names
 }

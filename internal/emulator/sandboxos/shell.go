@@ -77,7 +77,7 @@ func (m *Machine) Exec(ctx context.Context, argv []string, p Process) Result {
 	if len(argv) == 0 {
 		code = 0
 	} else if exe, problem := pr.lookPath(argv[0], env, dir); problem != 0 {
-		fmt.Fprintf(&errOut, "exec: %q: %s\n", argv[0], map[int]string{127: "executable file not found in $PATH", 126: "permission denied"}[problem])
+		_, _ = fmt.Fprintf(&errOut, "exec: %q: %s\n", argv[0], map[int]string{127: "executable file not found in $PATH", 126: "permission denied"}[problem])
 		code = problem
 	} else {
 		code = pr.run(ctx, exe, argv, std, env, dir)
@@ -171,12 +171,12 @@ func (p *proc) lookPath(name string, env map[string]string, dir string) (exe str
 // run runs the executable at exe with argv: its program model, or its script.
 func (p *proc) run(ctx context.Context, exe string, argv []string, std stdio, env map[string]string, dir string) int {
 	if p.depth > 32 {
-		fmt.Fprintf(std.err, "%s: too many nested processes\n", argv[0])
+		_, _ = fmt.Fprintf(std.err, "%s: too many nested processes\n", argv[0])
 		return 126
 	}
 	program, script, err := p.m.fs.executable(exe, p.cred)
 	if err != nil {
-		fmt.Fprintf(std.err, "%s: %v\n", argv[0], err)
+		_, _ = fmt.Fprintf(std.err, "%s: %v\n", argv[0], err)
 		return 126
 	}
 	if p.override != nil {
@@ -202,7 +202,7 @@ func (p *proc) run(ctx context.Context, exe string, argv []string, std stdio, en
 			next := append(append(interpreter, exe), argv[1:]...)
 			found, problem := c.p.lookPath(interpreter[0], env, dir)
 			if problem != 0 {
-				fmt.Fprintf(std.err, "%s: %s: bad interpreter: No such file or directory\n", argv[0], interpreter[0])
+				_, _ = fmt.Fprintf(std.err, "%s: %s: bad interpreter: No such file or directory\n", argv[0], interpreter[0])
 				return 126
 			}
 			return c.p.run(ctx, found, next, std, env, dir)
@@ -230,7 +230,7 @@ func (c *call) serves() int {
 func (p *proc) runScript(ctx context.Context, src, name string, params []string, std stdio, env map[string]string, dir, shell string) int {
 	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), name)
 	if err != nil {
-		fmt.Fprintf(std.err, "%s: %v\n", shell, err)
+		_, _ = fmt.Fprintf(std.err, "%s: %v\n", shell, err)
 		return 2
 	}
 	var pairs []string
@@ -253,11 +253,12 @@ func (p *proc) runScript(ctx context.Context, src, name string, params []string,
 		interp.AccessHandler(p.accessHandler),
 	)
 	if err != nil {
-		fmt.Fprintf(std.err, "%s: %v\n", shell, err)
+		_, _ = fmt.Fprintf(std.err, "%s: %v\n", shell, err)
 		return 2
 	}
 	err = runner.Run(ctx, file)
-	if status, ok := interp.IsExitStatus(err); ok {
+	var status interp.ExitStatus
+	if errors.As(err, &status) {
 		return int(status)
 	}
 	switch {
@@ -266,7 +267,7 @@ func (p *proc) runScript(ctx context.Context, src, name string, params []string,
 	case errors.Is(err, errServing):
 		return codeServing
 	}
-	fmt.Fprintf(std.err, "%s: %v\n", shell, err)
+	_, _ = fmt.Fprintf(std.err, "%s: %v\n", shell, err)
 	return 1
 }
 
@@ -304,7 +305,7 @@ func (p *proc) execHandler(shell string) interp.ExecHandlerFunc {
 			code = p.commandV(args[1:], std, env, hc.Dir)
 		} else if exe, problem := p.lookPath(args[0], env, hc.Dir); problem != 0 {
 			code = problem
-			fmt.Fprintln(std.err, notFoundLine(shell, hc.Pos.Line(), args[0], problem))
+			_, _ = fmt.Fprintln(std.err, notFoundLine(shell, hc.Pos.Line(), args[0], problem))
 		} else {
 			code = p.run(ctx, exe, args, std, env, hc.Dir)
 		}
@@ -342,9 +343,9 @@ func (p *proc) commandV(names []string, std stdio, env map[string]string, dir st
 	for _, n := range names {
 		switch exe, problem := p.lookPath(n, env, dir); {
 		case interp.IsBuiltin(n):
-			fmt.Fprintln(std.out, n)
+			_, _ = fmt.Fprintln(std.out, n)
 		case problem == 0:
-			fmt.Fprintln(std.out, exe)
+			_, _ = fmt.Fprintln(std.out, exe)
 		default:
 			status = 1
 		}
@@ -381,8 +382,8 @@ type call struct {
 	dir  string
 }
 
-func (c *call) out(format string, args ...any)  { fmt.Fprintf(c.std.out, format, args...) }
-func (c *call) errf(format string, args ...any) { fmt.Fprintf(c.std.err, format, args...) }
+func (c *call) out(format string, args ...any)  { _, _ = fmt.Fprintf(c.std.out, format, args...) }
+func (c *call) errf(format string, args ...any) { _, _ = fmt.Fprintf(c.std.err, format, args...) }
 
 // name is the program's name as invoked, without its folder.
 func (c *call) name() string { return path.Base(c.argv[0]) }
