@@ -55,6 +55,7 @@ var otherOfficial = map[string]map[string]string{
 	"emqx": {}, "gazebo": {}, "ros": {}, "sapmachine": {}, "ibm-semeru-runtimes": {}, "open-liberty": {}, "websphere-liberty": {},
 	"backdrop": {}, "alt": {}, "cirros": {}, "mageia": {}, "sl": {}, "ubuntu-debootstrap": {}, "aerospike": {}, "arangodb": {},
 	"clickhouse": {}, "questdb": {}, "varnish-cache": {}, "yottadb": {}, "krakend": {}, "fluentd": {}, "rust-musl": {}, "eggdrop": {},
+	"eclipse-mosquitto": {}, //nolint:misspell // Docker Hub's name for the Mosquitto broker
 }
 
 // buildpackPrograms are what the full (not -slim) Debian-based language images add through
