@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { chmodSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ApiClient, ConnectionConfig, Template, waitForPort, waitForTimeout, waitForURL } from "e2b";
+import { ApiClient, BuildError, ConnectionConfig, Template, waitForPort, waitForTimeout, waitForURL } from "e2b";
 
 const apiURL = process.env.E2B_API_URL;
 const files = process.env.STEP_FILES; // the folder the provider's file steps read from
@@ -27,7 +27,7 @@ const templates = {
       .npmInstall(["left-pad"])
       .pipInstall(["requests"], { g: false })
       .runCmd("jupyter kernelspec list", { user: "root" })
-      .gitClone("https://github.com/e2b-dev/e2b-cookbook", "/opt/cookbook", { branch: "main", depth: 1 })
+      .gitClone("https://github.com/e2b-dev/e2b-cookbook", "/home/user/cookbook", { branch: "main", depth: 1 })
       .setEnvs({ GREETING: "two words", MPLBACKEND: "Agg" })
       .setUser("analyst")
       .setWorkdir("/home/analyst/work")
@@ -40,7 +40,7 @@ const templates = {
       .copy("app", "/opt/app", { user: "root", mode: 0o755 })
       .copy("settings.json", "/etc/app/")
       .copy("jupyter_config.py", "/root/.jupyter/jupyter_config.py", { mode: 0o600 })
-      .setReadyCmd(waitForURL("http://localhost:8888/api", 204)),
+      .setStartCmd("python -m http.server 8888", waitForURL("http://localhost:8888/", 200)),
   "conf-steps-base": () =>
     Template()
       .fromTemplate("code-interpreter-v1")
@@ -82,6 +82,29 @@ test("the emulator caches layers as E2B does: an SDK build after an edit of the 
     `^\\[builder 2/2\\] RUN echo three ${hash}$`]) {
     assert.ok(logs.some((m) => new RegExp(line).test(m)), `no log line matches ${line}:\n${logs.join("\n")}`);
   }
+});
+
+test("steps run in the image: a non-zero exit fails the build at its step; apt on Alpine is bash's 127", async () => {
+  const failing = [
+    [Template().fromImage("python:3.12-slim").runCmd("echo one").runCmd("exit 3"), "failed to run command 'exit 3': exit status 3"],
+    [Template().fromImage("python:3.12-slim").runCmd("test -f /missing"), "failed to run command 'test -f /missing': exit status 1"],
+    [Template().fromImage("python:3.12-alpine").aptInstall(["curl"]),
+      "failed to run command 'apt-get update && DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get install -y curl': exit status 127"],
+  ];
+  for (const [template, reason] of failing) {
+    await assert.rejects(Template.build(template, "conf-run"), (err) => err instanceof BuildError && err.message === reason, reason);
+  }
+  await Template.build(Template().fromImage("python:3.12-slim").runCmd("false || true").runCmd("cd /tmp; echo $HOME"), "conf-run");
+  await Template.build(Template().fromImage("node:20").runCmd("node --version && npm --version && git --version"), "conf-run");
+});
+
+test("a user made by setUser has no sudo: the code-interpreter start command fails at finalize", async () => {
+  const start = "sudo --preserve-env=E2B_LOCAL /root/.jupyter/start-up.sh";
+  const logs = [];
+  await assert.rejects(Template.build(Template().fromImage("e2bdev/code-interpreter:latest").setUser("app").setStartCmd(start, waitForTimeout(1000)),
+    "conf-user", { onBuildLogs: (e) => logs.push(e.message) }),
+  (err) => err instanceof BuildError && err.message === "start command failed: error running start command: exit status 1");
+  assert.ok(logs.some((m) => m.includes("sudo: a password is required")), logs.join("\n"));
 });
 
 test("steps the orchestrator refuses fail the build at their step, with its words", async () => {

@@ -131,6 +131,33 @@ test("a command finds what the image holds: python3 on ubuntu is bash's exit 127
   }
 });
 
+test("commands run through bash in the image: lists, sh -c, envs; node:20 has node; apt on Alpine is 127", async () => {
+  const run = async (image, cases) => {
+    const sandbox = await Sandbox.create({ connectionConfig, image, entrypoint: ["tail", "-f", "/dev/null"] });
+    try {
+      for (const [command, opts, exitCode, stdout] of cases) {
+        const ran = await sandbox.commands.run(command, opts);
+        assert.equal(ran.exitCode ?? 0, exitCode, `${command} on ${image}: ${JSON.stringify(ran.logs)}`);
+        if (stdout !== undefined) {
+          assert.deepEqual(ran.logs.stdout.map((l) => l.text), stdout, command);
+        }
+      }
+    } finally {
+      await sandbox.kill();
+      await sandbox.close();
+    }
+  };
+  await run("ubuntu:24.04", [
+    ["cd /opt; python3 -V", undefined, 127],
+    ["false || true", undefined, 0],
+    ["false; echo after", undefined, 0, ["after"]],
+    ["sh -c 'exit 4'", undefined, 4],
+    ["echo $A", { envs: { A: "1" } }, 0, ["1"]],
+  ]);
+  await run("node:20", [["node --version", undefined, 0, ["v20.19.5"]]]);
+  await run("python:3.12-alpine", [["apt-get update && apt-get install -y curl", undefined, 127]]);
+});
+
 test("what the builder's steps use: folders, uploads, a cwd, a user and envs, recorded in order", async () => {
   const sandbox = await Sandbox.create({ connectionConfig, image: CODE_INTERPRETER, entrypoint: CI_ENTRYPOINT });
   try {

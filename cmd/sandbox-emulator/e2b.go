@@ -12,7 +12,7 @@ func startE2B(o options) (backend, error) {
 	if key == "" {
 		key = throwaway("e2b_", 20) // E2B keys are e2b_ and 40 hex digits
 	}
-	emu := e2bemu.New(e2bemu.Options{APIKey: key, BuildDuration: o.buildDuration})
+	emu := e2bemu.New(e2bemu.Options{APIKey: key, BuildDuration: o.buildDuration, Images: o.images})
 	url, err := emu.Start(listenAddr(o, o.e2bPort))
 	if err != nil {
 		return backend{}, fmt.Errorf("starting the E2B emulator: %w", err)

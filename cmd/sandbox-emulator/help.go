@@ -50,6 +50,8 @@ var controls = []backendControls{
 			`the team's maxima for cpuCount and memoryMB: 400 above them (0: E2B's default tier, 8 and 8192)`},
 		{"POST", "echo-request-bodies", `{"enabled":true}`, `error answers repeat the request body, as some servers do`},
 		{"POST", "refuse-steps", `{"enabled":true}`, `build starts with steps answer 400 "steps are not supported", as some E2B-compatible servers do`},
+		{"POST", "images", `{"ref":"ghcr.io/acme/app:1","family":"alpine","programs":["node"],"users":["app"],"entrypoint":["node","/app/server.js"]}`,
+			`builds from ref pull and provision the image as declared (family debian, ubuntu, alpine or distroless; programs, users, user, workdir, entrypoint, env), as -image does`},
 		{"POST", "seed/template", `{"name":"py"}`, `a template with a ready build tagged default, as an earlier pipeline leaves it`},
 		{"POST", "seed/failed-template", `{"name":"py","reason":"no space left"}`,
 			`a newer build of py, tagged default, that failed (py is created when missing)`},
@@ -67,6 +69,8 @@ var controls = []backendControls{
 	{backend: "OpenSandbox", setting: "OPEN_SANDBOX_DOMAIN", scheme: "http://", endpoints: []control{
 		{"PUT", "settings", `{"ignoreSnapshotNameFilter":true,"maxSandboxTimeoutSeconds":3600}`,
 			`an old server that ignores GET /snapshots?name=; the server's sandbox timeout cap (0: none); answers all settings`},
+		{"POST", "images", `{"ref":"ghcr.io/acme/app:1","family":"alpine","programs":["node"],"users":["app"],"entrypoint":["node","/app/server.js"]}`,
+			`sandboxes of ref run the image as declared, as -image does; undeclared private images are taken to be Debian with Python (as python:3.12)`},
 		{"POST", "snapshots", `{"name":"py","state":"Ready","image":"opensandbox/code-interpreter:v1.1.0"}`,
 			`seed a snapshot, as an earlier build leaves it; answers {"id"}`},
 		{"GET", "sandboxes", ``, `every sandbox, deleted ones included, with its entrypoint, state, reason and execd calls in order`},

@@ -15,7 +15,7 @@ func startOpenSandbox(o options) (backend, error) {
 	if key == "" {
 		key = throwaway("osb_", 20)
 	}
-	emu := opensandboxemu.New(opensandboxemu.Options{APIKey: key})
+	emu := opensandboxemu.New(opensandboxemu.Options{APIKey: key, Images: o.images})
 	if err := emu.Start(listenAddr(o, "0")); err != nil {
 		return backend{}, fmt.Errorf("starting the OpenSandbox emulator: %w", err)
 	}

@@ -15,7 +15,8 @@ type options struct {
 	apiKey        string // E2B's and OpenSandbox's key; empty: a fresh random one
 	buildDuration time.Duration
 	awsRegion     string
-	gcpKeyFile    string // where to write the service-account key; empty: a temporary file removed on exit
+	gcpKeyFile    string     // where to write the service-account key; empty: a temporary file removed on exit
+	images        imageFlags // -image: what images the E2B and OpenSandbox emulators cannot know hold
 }
 
 func parseOptions(args []string, stderr io.Writer) (options, error) {
@@ -27,6 +28,9 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	buildDuration := flags.Duration("build-duration", 0, "how long each E2B build stays 'building' (0: ready at the first poll)")
 	awsRegion := flags.String("aws-region", "us-east-1", "the AWS_REGION printed: the region the provider signs for and ARNs name")
 	gcpKeyFile := flags.String("gcp-key-file", "", "write the service-account key file here (empty: a temporary file, removed on exit)")
+	images := imageFlags{}
+	flags.Var(images, "image", `declare what an image holds, repeatable: REF={"family":"debian|ubuntu|alpine|distroless","programs":[...],"users":[...],"user":"...","workdir":"...","entrypoint":[...]}`+
+		` (undeclared private images are taken to be Debian with Python, as python:3.12)`)
 	if err := flags.Parse(args); err != nil {
 		return options{}, err
 	}
@@ -41,7 +45,7 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 		return options{}, fmt.Errorf("-aws-region must not be empty")
 	}
 	return options{host: host, e2bPort: port, apiKey: *apiKey, buildDuration: *buildDuration,
-		awsRegion: *awsRegion, gcpKeyFile: *gcpKeyFile}, nil
+		awsRegion: *awsRegion, gcpKeyFile: *gcpKeyFile, images: images}, nil
 }
 
 // splitAddr takes "host" or "host:port" and refuses anything but loopback: the emulators accept

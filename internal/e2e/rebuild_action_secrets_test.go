@@ -35,7 +35,7 @@ func TestRebuildActionStreamHidesCloneTokens(t *testing.T) {
 		c := newCLI(t)
 		c.skipBelow114("actions")
 		c.withToken()
-		provider := newOpenSandbox(t, opensandboxemu.Options{CommandResult: echoingClone})
+		provider := newOpenSandbox(t, opensandboxemu.Options{Programs: echoingClone})
 		c.write("main.tf", rebuildWithClone(provider, "opensandbox"))
 		out := c.mustRun("apply", "-invoke=action.sandbox_template_rebuild.py", "-auto-approve", "-input=false", "-no-color")
 		if !strings.Contains(out, "$ git clone "+redactedClone) || !strings.Contains(out, "from "+redactedClone) || !strings.Contains(out, "SUCCESS") {

@@ -21,20 +21,14 @@ const (
 var tokenClone = strings.Replace(cloneURL, "${var.token}", sensitiveToken, 1)
 
 // failingClone makes an OpenSandbox git clone fail as git does when it prints its URL.
-func failingClone(cmd string) opensandboxemu.CommandResult {
-	if !strings.HasPrefix(cmd, "git clone") {
-		return opensandboxemu.CommandResult{}
-	}
+func failingClone(cmd string) (opensandboxemu.CommandResult, bool) {
 	return opensandboxemu.CommandResult{ExitCode: 128,
-		Stderr: []string{"fatal: unable to access '" + tokenClone + "/': The requested URL returned error: 403"}}
+		Stderr: []string{"fatal: unable to access '" + tokenClone + "/': The requested URL returned error: 403"}}, strings.HasPrefix(cmd, "git clone")
 }
 
 // echoingClone makes an OpenSandbox git clone succeed and print its URL.
-func echoingClone(cmd string) opensandboxemu.CommandResult {
-	if !strings.HasPrefix(cmd, "git clone") {
-		return opensandboxemu.CommandResult{}
-	}
-	return opensandboxemu.CommandResult{Stderr: []string{"Cloning into 'app' from " + tokenClone + "..."}}
+func echoingClone(cmd string) (opensandboxemu.CommandResult, bool) {
+	return opensandboxemu.CommandResult{Stderr: []string{"Cloning into 'app' from " + tokenClone + "..."}}, strings.HasPrefix(cmd, "git clone")
 }
 
 // templateWithSteps is template py on backend (E2B or OpenSandbox) with steps.
@@ -71,7 +65,7 @@ func TestFailedCloneHidesItsToken(t *testing.T) {
 					emu.FailBuildAt("py", "failed to run command 'git clone "+tokenClone+"': exit status 128", "1")
 				}
 			} else {
-				provider = newOpenSandbox(t, opensandboxemu.Options{CommandResult: failingClone})
+				provider = newOpenSandbox(t, opensandboxemu.Options{Programs: failingClone})
 			}
 			// A template that builds, then an update to one whose clone fails: the state keeps it with the failure.
 			c.write("main.tf", templateWithSteps(provider, backend, `{ env = { MPLBACKEND = "Agg" } }`))
@@ -110,7 +104,7 @@ func TestFailedCloneHidesItsToken(t *testing.T) {
 func TestCloneTokenStaysOutOfTheDebugLog(t *testing.T) {
 	c := newCLI(t)
 	c.withToken()
-	provider := newOpenSandbox(t, opensandboxemu.Options{CommandResult: echoingClone})
+	provider := newOpenSandbox(t, opensandboxemu.Options{Programs: echoingClone})
 	c.write("main.tf", templateWithSteps(provider, "opensandbox", `{ git_clone = { url = "`+cloneURL+`" } }`))
 	logPath := filepath.Join(c.dir, "cli.log")
 	c.env = append(c.env, "TF_LOG=DEBUG", "TF_LOG_PATH="+logPath)

@@ -24,6 +24,7 @@ import (
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/e2bemu"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/googleemu"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/opensandboxemu"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/sandboxos"
 )
 
 // Issue 23: text a server writes about a build (OpenSandbox's sandbox status.message, E2B's build
@@ -89,10 +90,10 @@ type statusEchoCase struct {
 // echoing status.message, which must reach the CLI's error output and state only scrubbed; the
 // next plan (the proxy disarmed) rebuilds from a prior state holding the scrubbed failure.
 func runStatusEcho(t *testing.T, c statusEchoCase) {
-	// The image has Python, so the first build's package install succeeds (the catalogue's images
-	// without it fail at pip, as a real image would).
+	// The image is declared to have Python, so the first build's package install succeeds
+	// (images without it fail at pip, as a real image would).
 	osb := opensandboxemu.NewTestServer(t, opensandboxemu.Options{APIKey: testOpenSandboxAPIKey,
-		Images: map[string][]string{c.image: {"/usr/local/bin/python3"}}})
+		Images: map[string]sandboxos.Declaration{c.image: {Programs: []string{"python3", "pip"}}}})
 	domain, armed := failingStatusFront(t, osb)
 	config := func(packages string) string {
 		return fmt.Sprintf(`

@@ -39,7 +39,7 @@ func TestAccTemplateE2BFailedBuildIsFailed(t *testing.T) {
 }
 
 // TestAccTemplateE2BDefaultStartCommand: without start_cmd an image build starts E2B's
-// code-interpreter script, which python:3.12-slim lacks; the error names the setting, and
+// code-interpreter script, which python:3.12-slim lacks (sudo: command not found, exit 1); the error names the setting, and
 // start_cmd = "" builds the same image with no start command sent.
 func TestAccTemplateE2BDefaultStartCommand(t *testing.T) {
 	emu := newE2B(t)
@@ -48,7 +48,7 @@ func TestAccTemplateE2BDefaultStartCommand(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      e2bTemplate(emu, `  image = "python:3.12-slim"`),
-				ExpectError: expectError(`(?s)start\s+command\s+failed.*exit\s+status\s+127.*the\s+start\s+command\s+was\s+the\s+default.*set\s+start_cmd.*start_cmd\s+=\s+""`),
+				ExpectError: expectError(`(?s)start\s+command\s+failed.*exit\s+status\s+1\b.*the\s+start\s+command\s+was\s+the\s+default.*set\s+start_cmd.*start_cmd\s+=\s+""`),
 			},
 			{
 				Config: e2bTemplate(emu, `

@@ -110,8 +110,8 @@ func TestAccTemplateE2BStepKinds(t *testing.T) {
 		{"env", `{ env = { MPLBACKEND = "Agg", DATA_DIR = "/data" } }`, e2bemu.TemplateStep{Type: "ENV", Args: []string{"DATA_DIR", "/data", "MPLBACKEND", "Agg"}}},
 		{"workdir", `{ workdir = "/home/user/work" }`, e2bemu.TemplateStep{Type: "WORKDIR", Args: []string{"/home/user/work"}}},
 		{"user", `{ user = "analyst" }`, e2bemu.TemplateStep{Type: "USER", Args: []string{"analyst"}}},
-		{"git_clone", `{ git_clone = { url = "https://github.com/e2b-dev/e2b-cookbook", branch = "main", depth = 1, path = "/opt/cookbook" } }`,
-			run("git clone https://github.com/e2b-dev/e2b-cookbook --branch main --single-branch --depth 1 /opt/cookbook")},
+		{"git_clone", `{ git_clone = { url = "https://github.com/e2b-dev/e2b-cookbook", branch = "main", depth = 1, path = "/home/user/cookbook" } }`,
+			run("git clone https://github.com/e2b-dev/e2b-cookbook --branch main --single-branch --depth 1 /home/user/cookbook")},
 		{"file", fmt.Sprintf(`{ file = { source = %q, destination = "/root/.jupyter/", mode = "644", owner = "root" } }`, filepath.Join(files, "jupyter_config.py")),
 			e2bemu.TemplateStep{Type: "COPY", Args: []string{"jupyter_config.py", "/root/.jupyter/", "root", "0644"}, FilesHash: &hashed}},
 		{"file content", `{ file = { content = "export A=1\n", destination = "/etc/profile.d/a.sh" } }`,
@@ -175,12 +175,12 @@ func TestAccTemplateE2BForcedStep(t *testing.T) {
   rebuild_triggers = { commit = "`+commit+`" }
   steps = [
     { apt = { packages = ["git"] } },
-    { git_clone = { url = "https://github.com/e2b-dev/e2b-cookbook", path = "/opt/cookbook" }, force = true },
-    { run = { command = "ls /opt/cookbook" } },
+    { git_clone = { url = "https://github.com/e2b-dev/e2b-cookbook", path = "/home/user/cookbook" }, force = true },
+    { run = { command = "ls /home/user/cookbook" } },
   ]
 `)
 	}
-	forced := run("git clone https://github.com/e2b-dev/e2b-cookbook /opt/cookbook")
+	forced := run("git clone https://github.com/e2b-dev/e2b-cookbook /home/user/cookbook")
 	forced.Force = true
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
@@ -188,7 +188,7 @@ func TestAccTemplateE2BForcedStep(t *testing.T) {
 			{Config: config("a1"), Check: layersCached(emu, false, false, false, false, false)},
 			{Config: config("b2"), Check: resource.ComposeTestCheckFunc(buildsAre(emu, 2),
 				stepsSent(emu, run("apt-get update && DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get install -y git", "root"),
-					forced, run("ls /opt/cookbook")),
+					forced, run("ls /home/user/cookbook")),
 				layersCached(emu, true, true, true, false, false))},
 		},
 	})

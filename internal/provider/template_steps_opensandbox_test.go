@@ -57,6 +57,7 @@ func TestAccTemplateOpenSandboxStepKinds(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(files, "settings.json"), []byte(`{"theme":"dark"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// The code-interpreter image is ubuntu:24.04's, whose user ubuntu has uid 1000: analyst gets 1001.
 	analyst := []string{"cmd[ root] getent passwd analyst", "cmd[ root] useradd --create-home --shell /bin/bash analyst", "cmd[ root] getent passwd analyst"}
 	for _, tt := range []struct {
 		kind, steps string
@@ -68,7 +69,7 @@ func TestAccTemplateOpenSandboxStepKinds(t *testing.T) {
 		{"pip", `{ pip = { packages = ["pandas==2.2.3"] } }`,
 			[]string{"cmd[ root] python3 -m pip install --no-input --disable-pip-version-check 'pandas==2.2.3'"}},
 		{"npm", `{ npm = { packages = ["typescript@5"], global = true } }`, []string{"cmd[ root] npm install -g typescript@5"}},
-		{"user", `{ user = "analyst" }, { run = { command = "git --version" } }`, append(analyst, "cmd[ 1000] git --version")},
+		{"user", `{ user = "analyst" }, { run = { command = "git --version" } }`, append(analyst, "cmd[ 1001] git --version")},
 		{"workdir", `{ workdir = "/srv/app" }, { run = { command = "true" } }`, []string{"mkdir /srv/app root:root 755", "cmd[/srv/app root] true"}},
 		{"env", `{ env = { MPLBACKEND = "Agg" } }`, nil},
 		{"git_clone", `{ git_clone = { url = "https://github.com/e2b-dev/e2b-cookbook", depth = 1, path = "/opt/cookbook" } }`,
@@ -131,7 +132,7 @@ func TestAccTemplateOpenSandboxStepsContext(t *testing.T) {
 			Check: func(*terraform.State) error {
 				calls := osb.Sandboxes()[0].Calls
 				last := calls[len(calls)-1].Command
-				if last == nil || last.Cwd != "/home/analyst/work/notebooks" || last.UID == nil || *last.UID != 1000 ||
+				if last == nil || last.Cwd != "/home/analyst/work/notebooks" || last.UID == nil || *last.UID != 1001 || // ubuntu has 1000
 					last.Envs["MPLBACKEND"] != "Agg" || last.Envs["HOME"] != "/home/analyst" {
 					return fmt.Errorf("the run step ran with %+v, want the steps' cwd, uid, env and the user's HOME", last)
 				}

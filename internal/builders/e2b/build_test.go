@@ -117,11 +117,11 @@ func TestBuildPackagesCommandsAndSizing(t *testing.T) {
 	emu := newEmulator(t)
 	b := newTestBuilder(t, emu)
 	mustBuild(t, b, builders.TemplateSpec{TemplateID: "ds", Image: "e2bdev/code-interpreter:latest",
-		Packages: []string{"numpy", "pandas==2.2.3", "scipy>=1.13", "it's"}, StartCmd: ptr("python -m http.server 8000"),
+		Packages: []string{"numpy", "pandas==2.2.3", "scipy>=1.13", "pywin32; sys_platform == 'win32'"}, StartCmd: ptr("python -m http.server 8000"),
 		ReadyCmd: "curl -sf localhost:8000", CPUCount: 4, MemoryMB: 2048, ForceRebuild: true})
 
 	start := onlyStart(t, emu)
-	wantSteps := []e2bemu.TemplateStep{{Type: "RUN", Args: []string{`pip install numpy pandas==2.2.3 'scipy>=1.13' 'it'"'"'s'`, "root"}}}
+	wantSteps := []e2bemu.TemplateStep{{Type: "RUN", Args: []string{`pip install numpy pandas==2.2.3 'scipy>=1.13' 'pywin32; sys_platform == '"'"'win32'"'"''`, "root"}}}
 	if !reflect.DeepEqual(start.Body.Steps, wantSteps) {
 		t.Errorf("steps = %+v, want %+v", start.Body.Steps, wantSteps)
 	}
@@ -143,9 +143,9 @@ func TestBuildCommandDefaults(t *testing.T) {
 		{"custom start only: E2B's ready default", builders.TemplateSpec{Image: "python:3.12-slim", StartCmd: ptr("python -m http.server")}, "python -m http.server", ""},
 		{"custom ready only", builders.TemplateSpec{Image: ciImage, ReadyCmd: "true"}, DefaultStartCmd, "true"},
 		{`start_cmd = "": nothing started, E2B's ready default`, builders.TemplateSpec{Image: "python:3.12-slim", StartCmd: ptr("")}, "", ""},
-		{`start_cmd = "" with a ready check`, builders.TemplateSpec{Image: "python:3.12-slim", StartCmd: ptr(""), ReadyCmd: "test -f /ok"}, "", "test -f /ok"},
+		{`start_cmd = "" with a ready check`, builders.TemplateSpec{Image: "python:3.12-slim", StartCmd: ptr(""), ReadyCmd: "test -f /etc/passwd"}, "", "test -f /etc/passwd"},
 		{"base template keeps its own", fromBaseTemplate("", "code-interpreter-v1"), "", ""},
-		{"dockerfile CMD", fromDockerfile("", "FROM python:3.12\nCMD [\"python\", \"app.py\"]"), "'python' 'app.py'", "sleep 20"},
+		{"dockerfile CMD", fromDockerfile("", "FROM python:3.12\nCMD [\"python\", \"-m\", \"http.server\"]"), "'python' '-m' 'http.server'", "sleep 20"},
 		// The code-interpreter default is the design's for builds from image only: a Dockerfile without
 		// CMD starts nothing, as the SDKs' fromDockerfile sends it (a default would fail at finalize).
 		{"dockerfile without CMD: nothing started", fromDockerfile("", "FROM python:3.12-slim\nRUN pip install numpy"), "", ""},

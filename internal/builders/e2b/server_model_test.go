@@ -38,7 +38,8 @@ func TestDefaultStartCommand(t *testing.T) {
 		t.Fatalf("default start command on %s = %+v, want SUCCESS", ciImage, got)
 	}
 	got := builders.Ensure(t.Context(), b, builders.TemplateSpec{TemplateID: "slim", Image: "python:3.12-slim"}, builders.Observer{})
-	if got.Status != builders.StatusFailed || !strings.Contains(got.Detail, "exit status 127") ||
+	// sudo cannot find the script: "sudo: ...: command not found", exit 1.
+	if got.Status != builders.StatusFailed || !strings.Contains(got.Detail, "start command failed") ||
 		!strings.Contains(got.Detail, "set start_cmd") || !strings.Contains(got.Detail, `start_cmd = ""`) {
 		t.Fatalf("default start command on python:3.12-slim = %s %q, want FAILED saying it was the default and what to set", got.Status, got.Detail)
 	}

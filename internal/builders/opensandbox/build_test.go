@@ -57,8 +57,8 @@ func TestBuildSnapshotsAPreparedSandbox(t *testing.T) {
 }
 
 func TestBuildInstallsPackagesBeforeTheSnapshot(t *testing.T) {
-	h := newHarness(t, opensandboxemu.Options{CommandResult: func(cmd string) opensandboxemu.CommandResult {
-		return opensandboxemu.CommandResult{Stdout: []string{"Successfully installed numpy-2.0.0"}, Stderr: []string{"a pip notice"}}
+	h := newHarness(t, opensandboxemu.Options{Programs: func(cmd string) (opensandboxemu.CommandResult, bool) {
+		return opensandboxemu.CommandResult{Stdout: []string{"Successfully installed numpy-2.0.0"}, Stderr: []string{"a pip notice"}}, true
 	}})
 	s := spec("ds")
 	s.Packages = []string{"numpy==2.0.0", "pandas>=2", "pywin32; sys_platform == 'win32'"}
@@ -244,8 +244,8 @@ func TestBuildSnapshotFailure(t *testing.T) {
 }
 
 func TestBuildPackageInstallFailure(t *testing.T) {
-	h := newHarness(t, opensandboxemu.Options{CommandResult: func(string) opensandboxemu.CommandResult {
-		return opensandboxemu.CommandResult{ExitCode: 1, Stderr: []string{"ERROR: No matching distribution found for nosuchpkg"}}
+	h := newHarness(t, opensandboxemu.Options{Programs: func(string) (opensandboxemu.CommandResult, bool) {
+		return opensandboxemu.CommandResult{ExitCode: 1, Stderr: []string{"ERROR: No matching distribution found for nosuchpkg"}}, true
 	}})
 	s := spec("pkgs")
 	s.Packages = []string{"nosuchpkg"}

@@ -22,9 +22,7 @@ func TestContractFullFlow(t *testing.T) {
 		execd: contract.NewValidator(t, contract.LoadSpec(t, "opensandbox-execd.yml"),
 			contract.Options{KeyHeader: "X-EXECD-ACCESS-TOKEN", Path: execdPath, EventSchema: "ServerStreamEvent"}),
 	}
-	h := newHarness(t, opensandboxemu.Options{PendingPolls: 2, CreatingPolls: 2, CommandResult: func(string) opensandboxemu.CommandResult {
-		return opensandboxemu.CommandResult{Stdout: []string{"Successfully installed six-1.16.0"}}
-	}}, func(c *Config) { c.HTTPClient = &http.Client{Transport: v} })
+	h := newHarness(t, opensandboxemu.Options{PendingPolls: 2, CreatingPolls: 2}, func(c *Config) { c.HTTPClient = &http.Client{Transport: v} })
 	h.emu.AddSnapshot("contract", opensandboxemu.SnapshotFailed)
 
 	ctx := context.Background()

@@ -17,14 +17,12 @@ import (
 // the result and every line the build's listener heard.
 func failingStep(t *testing.T, out opensandboxemu.CommandResult) (builders.TemplateBuildResult, []string) {
 	t.Helper()
-	h := newHarness(t, opensandboxemu.Options{CommandResult: func(cmd string) opensandboxemu.CommandResult {
-		if strings.Contains(cmd, "print-the-key") {
-			return out
-		}
-		return opensandboxemu.CommandResult{}
+	h := newHarness(t, opensandboxemu.Options{Programs: func(cmd string) (opensandboxemu.CommandResult, bool) {
+		return out, strings.Contains(cmd, "print-the-key")
 	}})
 	s := spec("leaky")
-	s.Steps = []builders.BuildStep{{Run: &builders.RunStep{Command: "echo print-the-key"}}}
+	// A program on the image's PATH (a shell builtin such as echo never reaches Programs).
+	s.Steps = []builders.BuildStep{{Run: &builders.RunStep{Command: "python3 print-the-key.py"}}}
 	var mu sync.Mutex
 	var heard []string
 	got := builders.Ensure(context.Background(), h.b, s, builders.Observer{OnProgress: func(line string) {

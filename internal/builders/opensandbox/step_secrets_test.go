@@ -17,15 +17,12 @@ func TestStepCredentialsStayOutOfTheBuild(t *testing.T) {
 	const token, apiKey = "ghs_OSBStepTok3n", "sk-osb-env-secret"
 	url := "https://x-access-token:" + token + "@github.com/org/app"
 	for _, fails := range []bool{true, false} {
-		h := newHarness(t, opensandboxemu.Options{CommandResult: func(cmd string) opensandboxemu.CommandResult {
-			if !strings.HasPrefix(cmd, "git clone") {
-				return opensandboxemu.CommandResult{}
-			}
+		h := newHarness(t, opensandboxemu.Options{Programs: func(cmd string) (opensandboxemu.CommandResult, bool) {
 			out := opensandboxemu.CommandResult{Stdout: []string{"Cloning into 'app' with API_KEY=" + apiKey}}
 			if fails {
 				out.Stderr, out.ExitCode = []string{"fatal: unable to access '" + url + "/': The requested URL returned error: 403"}, 128
 			}
-			return out
+			return out, strings.HasPrefix(cmd, "git clone")
 		}})
 		s := spec("py")
 		s.Steps = []builders.BuildStep{{Env: map[string]string{"API_KEY": apiKey}}, {GitClone: &builders.GitCloneStep{URL: url}}}

@@ -51,6 +51,7 @@ func TestBuildRunsEveryStepThroughExecd(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The image is ubuntu:24.04's, whose user ubuntu has uid 1000: useradd gives analyst 1001.
 	workdir, user, config := "/home/analyst/work", "analyst", "c = 1\n"
 	h := newHarness(t, opensandboxemu.Options{})
 	s := spec("steps")
@@ -67,7 +68,7 @@ func TestBuildRunsEveryStepThroughExecd(t *testing.T) {
 		{File: &builders.FileStep{Content: &config, Destination: "/etc/jupyter/config.py", Owner: "root"}},
 		{Run: &builders.RunStep{Command: "python3 app/main.py", User: "root"}},
 	}
-	s.ReadyCheck = &builders.ReadyCheck{File: "/tmp/ready"}
+	s.ReadyCheck = &builders.ReadyCheck{File: "/etc/jupyter/config.py"} // a file a step placed: the check runs after the steps
 	got := builders.Ensure(context.Background(), h.b, s, builders.Observer{})
 	if got.Status != builders.StatusSuccess {
 		t.Fatalf("build = %s at %s: %s\n%s", got.Status, got.Stage, got.Detail, strings.Join(got.Logs, "\n"))
@@ -83,17 +84,17 @@ func TestBuildRunsEveryStepThroughExecd(t *testing.T) {
 		"cmd[ - MPLBACKEND=Agg] useradd --create-home --shell /bin/bash analyst",
 		"cmd[ - MPLBACKEND=Agg] getent passwd analyst",
 		"mkdir /home/analyst/work analyst:analyst 755",
-		"cmd[/home/analyst/work 1000:1000 HOME=/home/analyst,MPLBACKEND=Agg,PIP_BREAK_SYSTEM_PACKAGES=1] " +
+		"cmd[/home/analyst/work 1001:1001 HOME=/home/analyst,MPLBACKEND=Agg,PIP_BREAK_SYSTEM_PACKAGES=1] " +
 			"python3 -m pip install --no-input --disable-pip-version-check --user 'pandas==2.2.3'",
 		"cmd[/home/analyst/work - MPLBACKEND=Agg] npm install -g typescript",
-		"cmd[/home/analyst/work 1000:1000 HOME=/home/analyst,MPLBACKEND=Agg] git clone https://github.com/e2b-dev/e2b-cookbook --branch main --single-branch --depth 1 cookbook",
+		"cmd[/home/analyst/work 1001:1001 HOME=/home/analyst,MPLBACKEND=Agg] git clone https://github.com/e2b-dev/e2b-cookbook --branch main --single-branch --depth 1 cookbook",
 		"mkdir /home/analyst/work/app analyst:analyst 755",
 		"mkdir /home/analyst/work/app/lib analyst:analyst 755",
 		"upload /home/analyst/work/app/lib/util.py analyst:analyst 755 x = 1\n",
 		"upload /home/analyst/work/app/main.py analyst:analyst 755 print(1)\n",
 		"upload /etc/jupyter/config.py root:root 644 c = 1\n",
 		"cmd[/home/analyst/work - MPLBACKEND=Agg] python3 app/main.py",
-		"cmd[/home/analyst/work 1000:1000 HOME=/home/analyst,MPLBACKEND=Agg] [ -f /tmp/ready ]",
+		"cmd[/home/analyst/work 1001:1001 HOME=/home/analyst,MPLBACKEND=Agg] [ -f /etc/jupyter/config.py ]",
 	}
 	if !reflect.DeepEqual(calls, want) {
 		t.Errorf("execd calls:\n%s\nwant:\n%s", strings.Join(calls, "\n"), strings.Join(want, "\n"))
@@ -106,13 +107,13 @@ func TestBuildRunsEveryStepThroughExecd(t *testing.T) {
 func TestReadyCommandRetriedBeforeTheSnapshot(t *testing.T) {
 	var mu sync.Mutex
 	tries := 0
-	h := newHarness(t, opensandboxemu.Options{CommandResult: func(cmd string) opensandboxemu.CommandResult {
+	h := newHarness(t, opensandboxemu.Options{Programs: func(cmd string) (opensandboxemu.CommandResult, bool) {
 		mu.Lock()
 		defer mu.Unlock()
 		if tries++; tries < 3 {
-			return opensandboxemu.CommandResult{ExitCode: 1}
+			return opensandboxemu.CommandResult{ExitCode: 1}, true
 		}
-		return opensandboxemu.CommandResult{}
+		return opensandboxemu.CommandResult{}, true
 	}})
 	s := spec("ready")
 	s.ReadyCmd = "python3 -c 'import jupyter'"

@@ -198,6 +198,9 @@ func (s *Server) advance(t *tmpl, b *build) {
 	}
 	for _, key := range b.plan.built { // saved as each layer is built, a failed build's too
 		s.layers[key] = true
+		if st, ok := b.plan.states[key]; ok {
+			s.layerStates[key] = st
+		}
 	}
 	if b.plan.failure != "" {
 		b.fail(due, b.plan.failure, b.plan.failedStep)

@@ -38,15 +38,15 @@ func (s *Server) fileUploadLink(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, templateBuildFileUpload{Present: false, URL: &url})
 }
 
-// receiveUpload stores that a template's files with this hash arrived (their content is not kept).
+// receiveUpload stores a template's files with this hash (a gzipped tar, unpacked by COPY steps).
 func (s *Server) receiveUpload(w http.ResponseWriter, r *http.Request) {
 	templateID, hash, ok := strings.Cut(strings.TrimPrefix(r.URL.Path, UploadPrefix), "/")
 	if r.Method != http.MethodPut || !ok || !filesHashRegex.MatchString(hash) {
 		writeError(w, http.StatusBadRequest, "PUT "+UploadPrefix+"<templateID>/<64 hex hash> only")
 		return
 	}
-	n, err := io.Copy(io.Discard, r.Body)
-	if err != nil || n == 0 {
+	data, err := io.ReadAll(r.Body)
+	if err != nil || len(data) == 0 {
 		writeError(w, http.StatusBadRequest, "an upload needs a body (a tar of the files)")
 		return
 	}
@@ -57,7 +57,7 @@ func (s *Server) receiveUpload(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no template "+templateID)
 		return
 	}
-	s.files[hash] = true
+	s.files[hash], s.fileData[hash] = true, data
 	w.WriteHeader(http.StatusOK)
 }
 

@@ -1,6 +1,9 @@
 package e2bemu_test
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"fmt"
 	"net/http"
@@ -21,6 +24,23 @@ func buildWith(t *testing.T, c caller, emu *e2bemu.Server, name string, force bo
 	}
 	info, _ := emu.Template(name)
 	return info.Builds[len(info.Builds)-1].Layers
+}
+
+// tarGz is a gzipped tar of files, as the SDKs upload a COPY step's files.
+func tarGz(t *testing.T, files map[string]string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	for name, content := range files {
+		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(content)), Typeflag: tar.TypeReg}); err != nil {
+			t.Fatal(err)
+		}
+		_, _ = tw.Write([]byte(content))
+	}
+	_ = tw.Close()
+	_ = gz.Close()
+	return buf.Bytes()
 }
 
 func runStep(cmd string) map[string]any { return map[string]any{"type": "RUN", "args": []string{cmd}} }
@@ -114,8 +134,10 @@ func TestStepsRefusedAsTheOrchestratorRefusesThem(t *testing.T) {
 	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: apiKey})
 	c := newCaller(t, emu)
 	uploaded := strings.Repeat("a", 64) // by another template: layer files are the team's
-	if status, _, _, _ := c.call(http.MethodPut, e2bemu.UploadPrefix+c.create(map[string]any{"name": "other"}).templateID+"/"+uploaded, "tar"); status != http.StatusOK {
-		t.Fatalf("upload = %d", status)
+	req, _ := http.NewRequest(http.MethodPut, emu.URL+e2bemu.UploadPrefix+c.create(map[string]any{"name": "other"}).templateID+"/"+uploaded,
+		bytes.NewReader(tarGz(t, map[string]string{"a": "x"})))
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("upload = %v %v", resp, err)
 	}
 	for _, tt := range []struct {
 		step       map[string]any

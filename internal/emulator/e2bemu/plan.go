@@ -1,18 +1,22 @@
 package e2bemu
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/sandboxos"
 )
 
 // outcome is what a started build will do, decided from its request and what its image holds.
 type outcome struct {
-	entries    []buildLogEntry // logged when the build starts (timestamps filled in then)
-	failure    string          // "" for a build that ends ready
-	failedStep string          // the reason's step: "base", a step number, "finalize" or ""
-	source     contents        // what the built template holds, for builds from it
-	startCmd   string          // the start metadata the template ends with
+	entries    []buildLogEntry       // logged when the build starts (timestamps filled in then)
+	failure    string                // "" for a build that ends ready
+	failedStep string                // the reason's step: "base", a step number, "finalize" or ""
+	final      layerState            // the filesystem and context the template ends with, for sandboxes and builds from it
+	states     map[string]layerState // what each layer it builds leaves, by cache key (saved with the layer)
+	startCmd   string                // the start metadata the template ends with
 	readyCmd   string
 	hasStart   bool
 	layers     []LayerInfo // base, default user and steps, as far as the build gets (layers.go)
@@ -48,15 +52,15 @@ func (o outcome) logs(at time.Time) []buildLogEntry {
 	return out
 }
 
-// planBuild decides how a build started with req from base ends; callers hold s.mu.
+// planBuild decides how a build started with req from base ends, by running it: the base, the
+// default user, each step and finalize run in a sandboxos machine (build_machine.go). Callers hold s.mu.
 func (s *Server) planBuild(t *tmpl, req TemplateBuildStartV2, base baseTemplate) outcome {
-	var o outcome
+	o := outcome{states: map[string]layerState{}}
 	if req.FromImage != nil {
 		o.info("base", "Building template %s from image %s", t.id, *req.FromImage)
 	} else {
 		o.info("base", "Building template %s from template %s", t.id, deref(req.FromTemplate))
 	}
-	o.source = base.contents
 	if reason, step, ok := s.faults.takeBuildFailure(t.alias); ok {
 		o.failAt(step, "", reason)
 		return o
@@ -67,47 +71,127 @@ func (s *Server) planBuild(t *tmpl, req TemplateBuildStartV2, base baseTemplate)
 			return o
 		}
 	}
-	if !s.runSteps(&o, req, base) {
+	st, ok := s.runSteps(&o, req, base)
+	if !ok {
 		return o
 	}
-	o.finalize(base, req)
+	o.finalize(st, base, req)
 	return o
 }
 
-// runSteps builds the base, user and step layers, taking cached ones from the team's cache, and
-// tells whether every step succeeded. A step that is built is checked as its command checks it
-// (step_commands.go); a RUN runs as `/bin/bash -l -c <command>` (commands/run.go), and a missing
-// program exits 127.
-func (s *Server) runSteps(o *outcome, req TemplateBuildStartV2, base baseTemplate) bool {
+// runSteps builds the base, user and step layers, taking cached ones (and what they left) from
+// the team's cache, and tells whether every step succeeded. A step that is built is checked as
+// its command checks it (step_commands.go), then run in the machine: a RUN as
+// `/bin/bash -l -c <command>` (commands/run.go), failing the build with a non-zero exit.
+func (s *Server) runSteps(o *outcome, req TemplateBuildStartV2, base baseTemplate) (layerState, bool) {
 	parent := s.baseLayer(req, base)
+	st, ok := s.cachedState(parent)
+	if !ok {
+		var problem string
+		if st, problem = s.baseState(req, base); problem != "" {
+			o.failAt("base", "", problem)
+			return layerState{}, false
+		}
+	}
 	o.layer(parent, "base")
+	o.keep(parent, st)
 	parent = s.userLayer(req, parent)
+	if cached, ok := s.cachedState(parent); ok {
+		st = cached
+	} else if stderr, problem := userStep(&st, defaultUserName, true); problem != "" {
+		o.failAt("base", stderr, problem)
+		return layerState{}, false
+	}
 	o.layer(parent, "base")
+	o.keep(parent, st)
 	forced := forcedSteps(req)
 	for i, step := range req.Steps {
 		l := s.stepLayer(i+1, step, parent.Hash, forced[i])
-		if !l.Cached {
+		if cached, ok := s.cachedState(l); ok {
+			st = cached
+		} else {
 			if problem := s.stepProblem(step); problem != "" {
 				o.failAt(l.Step, "", problem)
-				return false
+				return layerState{}, false
 			}
-			if exe := ""; strings.EqualFold(step.Type, "RUN") {
-				if exe = base.missing(step.Args[0]); exe != "" {
-					o.failAt(l.Step, notFound(l.Step, exe), fmt.Sprintf("failed to run command '%s': exit status 127", step.Args[0]))
-					return false
-				}
+			if stderr, problem := s.runStep(&st, step); problem != "" {
+				o.failAt(l.Step, stderrLines(l.Step, stderr), problem)
+				return layerState{}, false
 			}
 		}
 		o.layer(l, fmt.Sprintf("builder %d/%d", i+1, len(req.Steps)))
+		o.keep(l, st)
 		parent = l
 	}
-	return true
+	return st, true
 }
 
-// finalize is phases/finalize/builder.go: a start or ready command in the request replaces the start
-// metadata of the template the build starts from; with no start command the ready command defaults
-// to "sleep 0", with one to "sleep 20" (ready.go).
-func (o *outcome) finalize(base baseTemplate, req TemplateBuildStartV2) {
+// cachedState is what a cached layer left, when the team's cache has it.
+func (s *Server) cachedState(l LayerInfo) (layerState, bool) {
+	st, ok := s.layerStates[l.Hash]
+	if !l.Cached || !ok {
+		return layerState{}, false
+	}
+	return st.clone(), true
+}
+
+// keep records what a layer left, saved with the layer when the build ends.
+func (o *outcome) keep(l LayerInfo, st layerState) {
+	if !l.Cached {
+		o.states[l.Hash] = st.clone()
+	}
+}
+
+// baseState is the base phase: a pulled and provisioned image, or the base template's filesystem.
+func (s *Server) baseState(req TemplateBuildStartV2, base baseTemplate) (layerState, string) {
+	if req.FromImage == nil {
+		return base.state.clone(), ""
+	}
+	img, pullErr := s.catalogue.Resolve(*req.FromImage)
+	if pullErr != nil {
+		return layerState{}, pullProblem(pullErr)
+	}
+	m, problem := provision(img)
+	if problem != "" {
+		return layerState{}, problem
+	}
+	return layerState{machine: m, ctx: stepContext{user: "root", env: map[string]string{}}}, ""
+}
+
+// runStep runs one step in st, changing it as the step's command does; it returns the step's
+// stderr and the build's reason when the step fails.
+func (s *Server) runStep(st *layerState, step TemplateStep) (stderr, problem string) {
+	args := step.Args
+	switch strings.ToUpper(step.Type) {
+	case "RUN":
+		user := ""
+		if len(args) > 1 {
+			user = args[1]
+		}
+		r := runCommand(*st, args[0], user, false)
+		if r.ExitCode != 0 {
+			return r.Stderr, fmt.Sprintf("failed to run command '%s': exit status %d", args[0], r.ExitCode)
+		}
+	case "ENV", "ARG":
+		return envStep(st, args)
+	case "WORKDIR":
+		return workdirStep(st, args[0])
+	case "USER":
+		return userStep(st, args[0], len(args) > 1 && args[1] == "true")
+	case "COPY", "ADD":
+		return copyStep(st, args, s.fileData[*step.FilesHash])
+	}
+	return "", ""
+}
+
+// finalize is phases/finalize/builder.go: configure.sh opens /usr/local and /code to everyone,
+// then a start or ready command in the request replaces the start metadata of the template the
+// build starts from; with no start command the ready command defaults to "sleep 0", with one to
+// "sleep 20" (ready.go). Both run as the last user, in the last working directory, with the last
+// environment the steps set.
+func (o *outcome) finalize(st layerState, base baseTemplate, req TemplateBuildStartV2) {
+	_ = st.machine.Run(context.Background(), "mkdir -p /code && chmod -R 777 /usr/local /code", sandboxos.Process{})
+	o.final = st
 	o.startCmd, o.readyCmd, o.hasStart = base.startCmd, base.readyCmd, base.startCmd != "" || base.readyCmd != ""
 	if start, ready := deref(req.StartCmd), deref(req.ReadyCmd); start != "" || ready != "" {
 		o.startCmd, o.readyCmd, o.hasStart = start, ready, true
@@ -117,8 +201,8 @@ func (o *outcome) finalize(base baseTemplate, req TemplateBuildStartV2) {
 	}
 	if o.startCmd != "" {
 		o.info("finalize", "Running start command: %s", o.startCmd)
-		if exe := base.missing(o.startCmd); exe != "" {
-			o.failAt("finalize", notFound("start", exe), "start command failed: error running start command: exit status 127")
+		if r := runCommand(st, o.startCmd, "", true); r.ExitCode != 0 {
+			o.failAt("finalize", stderrLines("start", r.Stderr), fmt.Sprintf("start command failed: error running start command: exit status %d", r.ExitCode))
 			return
 		}
 	}
@@ -130,26 +214,28 @@ func (o *outcome) finalize(base baseTemplate, req TemplateBuildStartV2) {
 		}
 	}
 	o.info("finalize", "Waiting for template to be ready: %s", ready)
-	if exe := base.missing(ready); exe != "" { // retried every 2 s for 10 minutes, then given up
-		o.failAt("finalize", notFound("ready", exe), "ready command failed: ready command timed out after 10m0s")
+	if r := runCommand(st, ready, "", false); r.ExitCode != 0 { // retried every 2 s for 10 minutes, then given up
+		o.failAt("finalize", stderrLines("ready", r.Stderr), "ready command failed: ready command timed out after 10m0s")
 	}
 }
 
-// notFound is the stderr line bash prints for a missing program, as the build log carries it
-// (sandboxtools/command.go logStream: "[<id>] [stderr]: <line>").
-func notFound(id, exe string) string {
-	msg := exe + ": command not found"
-	if strings.HasPrefix(exe, "/") {
-		msg = exe + ": No such file or directory"
+// stderrLines is a command's stderr as the build log carries it (sandboxtools/command.go
+// logStream: "[<id>] [stderr]: <line>"), one entry's text.
+func stderrLines(id, stderr string) string {
+	var out []string
+	for _, line := range strings.Split(strings.TrimRight(stderr, "\n"), "\n") {
+		if line != "" {
+			out = append(out, fmt.Sprintf("[%s] [stderr]: %s", id, line))
+		}
 	}
-	return fmt.Sprintf("[%s] [stderr]: /bin/bash: line 1: %s", id, msg)
+	return strings.Join(out, "\n")
 }
 
 // buildBase is what a build starts from: its image's contents, or the template it names. A base
 // template that cannot be used is refused with the message the build then fails with.
 func (s *Server) buildBase(req TemplateBuildStartV2) (baseTemplate, string) {
 	if req.FromImage != nil {
-		return baseTemplate{contents: imageContents(*req.FromImage)}, ""
+		return baseTemplate{}, ""
 	}
 	return s.fromTemplate(*req.FromTemplate)
 }
@@ -164,7 +250,7 @@ func (s *Server) fromTemplate(ref string) (baseTemplate, string) {
 	}
 	t, b, refused := s.resolveBuild(identifier, tag)
 	if t == nil {
-		base, public := builtinTemplates[identifier] // E2B's public templates have only a default build
+		base, public := builtinTemplate(identifier) // E2B's public templates have only a default build
 		switch {
 		case !public:
 			return baseTemplate{}, refused
@@ -176,7 +262,12 @@ func (s *Server) fromTemplate(ref string) (baseTemplate, string) {
 	if refused != "" {
 		return baseTemplate{}, refused
 	}
-	return baseTemplate{contents: b.plan.source, startCmd: b.plan.startCmd, readyCmd: b.plan.readyCmd, buildID: b.id}, ""
+	state := b.plan.final
+	if state.machine == nil { // a seeded build: E2B's base template's filesystem
+		base, _ := builtinTemplate("base")
+		state = base.state
+	}
+	return baseTemplate{state: state, startCmd: b.plan.startCmd, readyCmd: b.plan.readyCmd, buildID: b.id}, ""
 }
 
 // resolveBuild is how E2B finds the build a template reference starts from: the name as

@@ -3,17 +3,20 @@ package e2bemu
 import (
 	"fmt"
 	"net/http"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/sandboxos"
 )
 
 // sandboxEnvdVersion is the envd version sandboxes report; the SDKs refuse one below 0.1.0.
 const sandboxEnvdVersion = "0.2.0"
 
 // sandbox is a running sandbox: nothing runs, but it remembers the build it started from, which is
-// what a consumer of a template reference really gets.
+// what a consumer of a template reference really gets, and the filesystem that build left.
 type sandbox struct {
 	id      string
 	tmpl    *tmpl
 	buildID string
+	machine *sandboxos.Machine // the filesystem the build left (and what its start command started)
 }
 
 // SandboxInfo is what the emulator holds for a sandbox: the template and build it started from.
@@ -46,6 +49,9 @@ func (s *Server) createSandbox(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sbx := &sandbox{id: "i" + newID()[:19], tmpl: t, buildID: b.id}
+	if m := b.plan.final.machine; m != nil {
+		sbx.machine = m.Snapshot()
+	}
 	if s.sandboxes == nil {
 		s.sandboxes = map[string]*sandbox{}
 	}
@@ -68,6 +74,17 @@ func (s *Server) killSandbox(w http.ResponseWriter, r *http.Request) {
 	delete(s.sandboxes, id)
 	sbx.tmpl.sandboxes = max(0, sbx.tmpl.sandboxes-1) // SeedSandboxes may have set the count lower
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// SandboxMachine is a running sandbox's filesystem, for tests that look into it (nil for a
+// sandbox of a seeded template).
+func (s *Server) SandboxMachine(id string) *sandboxos.Machine {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sbx := s.sandboxes[id]; sbx != nil {
+		return sbx.machine
+	}
+	return nil
 }
 
 // Sandbox reports a running sandbox: the template and the build it started from.

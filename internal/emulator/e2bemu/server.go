@@ -4,12 +4,14 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/sandboxos"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/serve"
 )
 
@@ -31,6 +33,10 @@ type Options struct {
 	// RefuseSteps makes the server one of the E2B-compatible servers that build from an image or
 	// template only: a build start with steps answers 400 "steps are not supported".
 	RefuseSteps bool
+	// Images declares what images hold (sandboxos.Declaration), by reference (a reference without
+	// a tag declares every tag): what the emulator cannot know, such as a private registry's image,
+	// which it otherwise assumes to be Debian with Python (sandboxos.Catalogue).
+	Images map[string]sandboxos.Declaration
 }
 
 // Server is an in-memory E2B API. It is safe for concurrent use.
@@ -56,6 +62,10 @@ type Server struct {
 	// and the hashes of the layer files uploaded for COPY steps (files.go).
 	layers map[string]bool
 	files  map[string]bool
+	// layerStates are what cached layers left (build_machine.go); fileData the uploaded tars.
+	layerStates map[string]layerState
+	fileData    map[string][]byte
+	catalogue   *sandboxos.Catalogue // what images hold
 	// refuseSteps answers a build start with steps 400, as E2B-compatible servers without step
 	// builds do (Options.RefuseSteps).
 	refuseSteps bool
@@ -68,7 +78,13 @@ func New(opts Options) *Server {
 	}
 	s := &Server{opts: opts, mux: http.NewServeMux(), now: time.Now, faults: newFaultState(),
 		buildDuration: opts.BuildDuration, concurrency: opts.BuildConcurrency, limits: opts.TeamLimits.orDefault(),
-		layers: map[string]bool{}, files: map[string]bool{}, refuseSteps: opts.RefuseSteps}
+		layers: map[string]bool{}, files: map[string]bool{}, refuseSteps: opts.RefuseSteps,
+		layerStates: map[string]layerState{}, fileData: map[string][]byte{}, catalogue: new(sandboxos.Catalogue)}
+	for ref, d := range opts.Images {
+		if err := s.catalogue.Declare(ref, d); err != nil {
+			panic(fmt.Sprintf("e2bemu: image %s: %v", ref, err))
+		}
+	}
 	if opts.Clock != nil {
 		s.now = opts.Clock
 	}

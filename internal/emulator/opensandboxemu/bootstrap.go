@@ -1,48 +1,28 @@
 package opensandboxemu
 
 import (
+	"context"
 	"fmt"
-	"strings"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/sandboxos"
 )
 
 // A sandbox's process is OSB components/execd/bootstrap.sh: it starts execd, then the entrypoint
 // in the background, and exits with it (`"$@" & CMD_PID=$!; wait "$CMD_PID"; exit $?`). So an
-// entrypoint the image cannot run, or one that ends, ends the sandbox.
+// entrypoint the image cannot run, or one that ends, ends the sandbox. The entrypoint runs in the
+// sandbox's machine as a service: a program that serves keeps it running (sandboxos.Process.Service).
 
-// shortLived are programs that end at once, with their exit code; anything else the image holds
-// is taken to keep running (tail -f, sleep infinity, servers).
-var shortLived = map[string]int{"true": 0, "echo": 0, "false": 1, "exit": 0}
-
-// entrypointExit says whether entrypoint ends in a sandbox of image, and with which code.
-func (s *Server) entrypointExit(image string, entrypoint []string) (code int, ends bool) {
-	if len(entrypoint) == 0 {
+// entrypointExit runs sb's entrypoint and says whether it ends, and with which code.
+func (s *Server) entrypointExit(sb *Sandbox) (code int, ends bool) {
+	if len(sb.Entrypoint) == 0 {
 		return 0, false
 	}
-	program := entrypoint[0]
-	if (program == "sh" || program == "bash" || program == "/bin/sh" || program == "/bin/bash") &&
-		len(entrypoint) == 3 && entrypoint[1] == "-c" {
-		program = firstWord(entrypoint[2])
+	img := sb.machine.Image()
+	r := sb.machine.Exec(context.Background(), sb.Entrypoint, sandboxos.Process{User: img.User, Dir: orRoot(img.Workdir), Env: sb.Env, Service: true})
+	if r.Serving {
+		return 0, false
 	}
-	base := program[strings.LastIndex(program, "/")+1:]
-	if code, ok := shortLived[base]; ok {
-		return code, true
-	}
-	if !hasProgram(s.imageFiles(image), program) {
-		return exitCodeNotFound, true
-	}
-	return 0, false
-}
-
-// firstWord is the program a simple shell script starts: its first word after an optional exec.
-func firstWord(script string) string {
-	words := strings.Fields(script)
-	if len(words) > 1 && words[0] == "exec" {
-		words = words[1:]
-	}
-	if len(words) == 0 {
-		return "true" // an empty script ends at once
-	}
-	return words[0]
+	return r.ExitCode, true
 }
 
 // endWith records that the sandbox's entrypoint exited, as the Docker runtime reports an exited

@@ -3,6 +3,8 @@ package opensandboxemu
 import (
 	"strings"
 	"testing"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/sandboxos"
 )
 
 func createFrom(t *testing.T, s *Server, source map[string]any, entrypoint []string) string {
@@ -31,7 +33,7 @@ func stateOf(t *testing.T, s *Server, id string) map[string]any {
 
 func TestTheSandboxEndsWithItsEntrypoint(t *testing.T) {
 	const ci = "/opt/code-interpreter/code-interpreter.sh"
-	s := NewTestServer(t, Options{Images: map[string][]string{"registry.example.com/team/ci:1": {ci}}})
+	s := NewTestServer(t, Options{Images: map[string]sandboxos.Declaration{"registry.example.com/team/ci:1": {Programs: []string{ci}}}})
 	for _, tt := range []struct {
 		image      string
 		entrypoint []string

@@ -1,99 +1,55 @@
 package opensandboxemu
 
 import (
-	"strconv"
+	"context"
+	"maps"
 	"strings"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/sandboxos"
 )
 
-// execd runs every command as `bash -c <command>` (OSB components/execd/pkg/runtime/command.go
-// runCommand; sh where the image has no bash) and reports a non-zero exit as an error event with
-// the exit code. What the command finds is what the sandbox's image holds (image_catalogue.go):
-// a program it lacks is bash's "command not found", exit 127.
+// execd runs every command as `bash -c <command>` (sh where the image has no bash: OSB
+// components/execd/pkg/runtime/command.go getShell, runCommand) with the container's environment
+// and the request's envs, in the request's cwd, as its uid and gid, and reports a non-zero exit as
+// an error event with the exit code. The command runs in the sandbox's machine (sandboxos): what it
+// finds is what the image holds and earlier commands left; a program it lacks is bash's "command
+// not found", exit 127.
 
-// exitCodeNotFound is what a shell returns for a command it cannot find.
-const exitCodeNotFound = 127
-
-// runInSandbox is the outcome of command in sb: each part of an `a && b` list in turn, until one
-// fails; the user-database commands (sandbox_fs.go) change the sandbox, anything else runs as
-// runIn does.
-func (s *Server) runInSandbox(sb *Sandbox, command string) CommandResult {
-	var out CommandResult
-	for _, part := range strings.Split(command, " && ") {
-		result, ok := CommandResult{}, false
-		if hasProgram(s.imageFiles(sb.runsImage), commandProgram(part)) {
-			s.mu.Lock()
-			result, ok = sb.fs.userCommand(part)
-			s.mu.Unlock()
-		}
-		if !ok {
-			result = s.runIn(sb.runsImage, part, s.opts.CommandResult)
-		}
-		out.Stdout, out.Stderr, out.ExitCode = append(out.Stdout, result.Stdout...), append(out.Stderr, result.Stderr...), result.ExitCode
-		if result.ExitCode != 0 {
-			break
+// runInSandbox runs command in sb as execd does.
+func (s *Server) runInSandbox(ctx context.Context, sb *Sandbox, req runCommandRequest) CommandResult {
+	env := maps.Clone(sb.Env)
+	if env == nil {
+		env = map[string]string{}
+	}
+	maps.Copy(env, req.Envs)
+	p := sandboxos.Process{Dir: req.Cwd, Env: env, Override: s.override()}
+	if p.Dir == "" {
+		p.Dir = orRoot(sb.machine.Image().Workdir)
+	}
+	if req.UID != nil {
+		uid := int(*req.UID)
+		p.UID = &uid
+		if req.GID != nil {
+			gid := int(*req.GID)
+			p.GID = &gid
 		}
 	}
-	return out
+	r := sb.machine.Run(ctx, *req.Command, p)
+	return CommandResult{ExitCode: r.ExitCode, Stdout: splitOutput(r.Stdout), Stderr: splitOutput(r.Stderr)}
 }
 
-// runIn is the outcome of command in a sandbox of image: bash's own answer for a program the image
-// lacks, else decide's (Options.CommandResult), else the few builtins shellResult knows.
-func (s *Server) runIn(image, command string, decide func(string) CommandResult) CommandResult {
-	if program := commandProgram(command); program != "" && !isShellBuiltin(program) && !hasProgram(s.imageFiles(image), program) {
-		return CommandResult{ExitCode: exitCodeNotFound, Stderr: []string{"bash: line 1: " + program + ": " + notFoundMessage(program)}}
+func orRoot(dir string) string {
+	if dir == "" {
+		return "/"
 	}
-	if decide != nil {
-		return decide(command)
-	}
-	return shellResult(command)
+	return dir
 }
 
-// commandProgram is the program a command line runs first, past leading VAR=value assignments.
-func commandProgram(command string) string {
-	for _, word := range strings.Fields(command) {
-		if !strings.Contains(word, "=") || strings.HasPrefix(word, "/") {
-			return word
-		}
+// splitOutput is output as execd streams it: one event per line.
+func splitOutput(s string) []string {
+	s = strings.TrimSuffix(s, "\n")
+	if s == "" {
+		return nil
 	}
-	return ""
-}
-
-func isShellBuiltin(program string) bool {
-	switch program {
-	case "echo", "exit", "true", "false", "cd", "export", "set", "unset", ":", ".", "source", "[", "test", "if", "for", "while":
-		return true
-	}
-	return false
-}
-
-// notFoundMessage is how bash says it could not run program: a path names a file, a bare name is
-// looked up on the PATH.
-func notFoundMessage(program string) string {
-	if strings.Contains(program, "/") {
-		return "No such file or directory"
-	}
-	return "command not found"
-}
-
-// shellResult is what bash answers for the few builtins the emulator understands: echo prints its
-// arguments, true/false and exit N set the exit code. Anything else the image holds succeeds
-// without output.
-func shellResult(command string) CommandResult {
-	words := strings.Fields(command)
-	if len(words) == 0 {
-		return CommandResult{}
-	}
-	switch words[0] {
-	case "echo":
-		return CommandResult{Stdout: []string{strings.Join(words[1:], " ")}}
-	case "false":
-		return CommandResult{ExitCode: 1}
-	case "exit":
-		if len(words) > 1 {
-			if code, err := strconv.Atoi(words[1]); err == nil {
-				return CommandResult{ExitCode: code}
-			}
-		}
-	}
-	return CommandResult{}
+	return strings.Split(s, "\n")
 }

@@ -44,29 +44,3 @@ func TestControlsFromOutside(t *testing.T) {
 		t.Errorf("%d recorded requests, want the 4 API calls", n)
 	}
 }
-
-// TestTheDefaultShell: what bash answers for a command in a sandbox of an image, the image
-// catalogue deciding what the command finds (execd command.go runs it with bash -c).
-func TestTheDefaultShell(t *testing.T) {
-	s := New(Options{})
-	for _, tt := range []struct {
-		image, cmd string
-		want       CommandResult
-	}{
-		{"ubuntu:24.04", "echo hello world", CommandResult{Stdout: []string{"hello world"}}},
-		{"ubuntu:24.04", "exit 3", CommandResult{ExitCode: 3}},
-		{"ubuntu:24.04", "false", CommandResult{ExitCode: 1}},
-		{"python:3.12", "pip install x", CommandResult{}},
-		{"python:3.12", "PIP_NO_INPUT=1 python3 -m pip install x", CommandResult{}},
-		{"opensandbox/code-interpreter:v1.1.0", "python3 -m pip install x", CommandResult{}},
-		{"ubuntu:24.04", "python3 -m pip install x", CommandResult{ExitCode: 127, Stderr: []string{"bash: line 1: python3: command not found"}}},
-		{"ubuntu:24.04", "PIP_NO_INPUT=1 pip install x", CommandResult{ExitCode: 127, Stderr: []string{"bash: line 1: pip: command not found"}}},
-		{"python:3.12", "/opt/setup.sh", CommandResult{ExitCode: 127, Stderr: []string{"bash: line 1: /opt/setup.sh: No such file or directory"}}},
-	} {
-		got := s.runIn(tt.image, tt.cmd, nil)
-		if got.ExitCode != tt.want.ExitCode || strings.Join(got.Stdout, "|") != strings.Join(tt.want.Stdout, "|") ||
-			strings.Join(got.Stderr, "|") != strings.Join(tt.want.Stderr, "|") {
-			t.Errorf("%q on %s: %+v, want %+v", tt.cmd, tt.image, got, tt.want)
-		}
-	}
-}

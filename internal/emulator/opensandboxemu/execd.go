@@ -46,30 +46,36 @@ func (s *Server) ping(w http.ResponseWriter, _ *http.Request, _ *Sandbox) {
 	w.WriteHeader(http.StatusOK)
 }
 
+// runCommandRequest is execd's RunCommandRequest.
+type runCommandRequest struct {
+	Command *string           `json:"command"`
+	Cwd     string            `json:"cwd"`
+	UID     *uint32           `json:"uid"`
+	GID     *uint32           `json:"gid"`
+	Envs    map[string]string `json:"envs"`
+	Timeout *int64            `json:"timeout"`
+}
+
 // runCommand answers POST /command with execd's stream: one JSON event per block, each followed
 // by a blank line. A non-zero exit is an error event whose evalue is the exit code and whose
 // traceback is Go's "exit status N", as execd sends (command.go).
 func (s *Server) runCommand(w http.ResponseWriter, r *http.Request, sb *Sandbox) {
 	body, _ := io.ReadAll(r.Body)
-	var req struct {
-		Command *string           `json:"command"`
-		Cwd     string            `json:"cwd"`
-		UID     *uint32           `json:"uid"`
-		GID     *uint32           `json:"gid"`
-		Envs    map[string]string `json:"envs"`
-		Timeout *int64            `json:"timeout"`
-	}
+	var req runCommandRequest
 	if err := json.Unmarshal(body, &req); err != nil || req.Command == nil {
 		writeError(w, http.StatusBadRequest, "INVALID_REQUEST_BODY", "error parsing request, MAYBE invalid body format")
 		return
 	}
 	s.mu.Lock()
-	// model/codeinterpreting.go RunCommandRequest.Validate: a gid needs a uid; the cwd must be a folder.
+	// model/codeinterpreting.go RunCommandRequest.Validate: the command is required (not empty), a
+	// gid needs a uid, the cwd must be a folder.
 	problem := ""
 	switch {
+	case *req.Command == "":
+		problem = "Key: 'RunCommandRequest.Command' Error:Field validation for 'Command' failed on the 'required' tag"
 	case req.GID != nil && req.UID == nil:
 		problem = "uid is required when gid is provided"
-	case req.Cwd != "" && !sb.fs.dirs[path.Clean(req.Cwd)]:
+	case req.Cwd != "" && !sb.machine.FS().IsDir(path.Clean(req.Cwd)):
 		problem = fmt.Sprintf("working directory does not exist: %s: stat %s: no such file or directory", req.Cwd, req.Cwd)
 	}
 	if problem != "" {
@@ -83,7 +89,7 @@ func (s *Server) runCommand(w http.ResponseWriter, r *http.Request, sb *Sandbox)
 	id := fmt.Sprintf("cmd-%s-%d", sb.ID, len(sb.Commands))
 	s.mu.Unlock()
 
-	result := s.runInSandbox(sb, *req.Command)
+	result := s.runInSandbox(r.Context(), sb, req)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
 	event := func(v map[string]any) {

@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 )
 
@@ -31,9 +33,10 @@ func (s *Server) makeDirs(w http.ResponseWriter, r *http.Request, sb *Sandbox) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for dir, perm := range req {
-		created := sb.fs.mkdirAll(dir)
 		sb.Calls = append(sb.Calls, ExecdCall{MakeDir: &FileWrite{Path: dir, Owner: perm.Owner, Group: perm.Group, Mode: perm.Mode}})
-		if problem := sb.fs.ownerProblem(perm.Owner, perm.Group); created && problem != "" {
+		problem := ownerProblem(sb.machine, perm.Owner, perm.Group)
+		created, _ := sb.machine.MkdirAll(path.Clean("/"+dir), perm.fileMode(0o755), ownerSpec(perm, problem))
+		if len(created) > 0 && problem != "" {
 			writeError(w, http.StatusInternalServerError, "RUNTIME_ERROR", "error accessing file: "+problem)
 			return
 		}
@@ -118,9 +121,11 @@ func (s *Server) uploadFiles(w http.ResponseWriter, r *http.Request, sb *Sandbox
 		}
 		file.Path, file.Owner, file.Group, file.Mode = meta.Path, meta.Owner, meta.Group, meta.Mode
 		s.mu.Lock()
-		sb.fs.mkdirAll(path.Dir(meta.Path))
 		sb.Calls = append(sb.Calls, ExecdCall{Upload: &file})
-		problem := sb.fs.ownerProblem(meta.Owner, meta.Group)
+		problem := ownerProblem(sb.machine, meta.Owner, meta.Group)
+		// The sandbox's filesystem holds what the record keeps: a file's first MaxKeptContent bytes.
+		_, _ = sb.machine.MkdirAll(path.Dir(path.Clean("/"+meta.Path)), 0o755, "")
+		_ = sb.machine.WriteFile(path.Clean("/"+meta.Path), file.Content, meta.fileMode(0o644), ownerSpec(meta.permission, problem))
 		s.mu.Unlock()
 		if problem != "" {
 			writeError(w, http.StatusInternalServerError, "RUNTIME_ERROR", fmt.Sprintf("error chmoding file %s. %s", meta.Path, problem))
@@ -150,4 +155,23 @@ func (k *keepFirst) Write(p []byte) (int, error) {
 // whole: execd's file uploads.
 func (s *Server) Streams(r *http.Request) bool {
 	return r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/execd/") && strings.HasSuffix(r.URL.Path, "/files/upload")
+}
+
+// fileMode is the permission's mode (octal digits, 644 for 0644), or def when it has none.
+func (p permission) fileMode(def fs.FileMode) fs.FileMode {
+	if m, err := strconv.ParseUint(strconv.Itoa(p.Mode), 8, 32); err == nil && p.Mode > 0 {
+		return fs.FileMode(m)
+	}
+	return def
+}
+
+// ownerSpec is "owner:group" for sandboxos, or root's when execd could not look them up.
+func ownerSpec(p permission, problem string) string {
+	if problem != "" {
+		return ""
+	}
+	if p.Group == "" {
+		return p.Owner
+	}
+	return p.Owner + ":" + p.Group
 }

@@ -9,8 +9,8 @@ import (
 )
 
 func TestExecdThroughTheEndpointAPI(t *testing.T) {
-	s := New(Options{CommandResult: func(cmd string) CommandResult {
-		return CommandResult{ExitCode: 2, Stderr: []string{"no: " + cmd}}
+	s := New(Options{Programs: func(program string) (CommandResult, bool) {
+		return CommandResult{ExitCode: 2, Stderr: []string{"no: " + program}}, true
 	}})
 	if err := s.Start("127.0.0.1:0"); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,10 @@
 package opensandboxemu
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/sandboxos"
+)
 
 // Options configure a Server. The zero value is a permissive server that accepts any API key and
 // behaves like a current server on the Docker runtime.
@@ -35,9 +39,10 @@ type Options struct {
 	// PR #1301 (2026-07) do.
 	IgnoreSnapshotNameFilter bool
 
-	// Images adds to the image catalogue (image_catalogue.go): an image URI and the files it holds,
-	// e.g. a private image built on the code-interpreter image.
-	Images map[string][]string
+	// Images declares what images hold (sandboxos.Declaration), by reference (a reference without
+	// a tag declares every tag): what the emulator cannot know, such as a private registry's image,
+	// which it otherwise assumes to be Debian with Python (sandboxos.Catalogue).
+	Images map[string]sandboxos.Declaration
 
 	// PrivateImages maps an image URI to the only credentials that can pull it. A sandbox
 	// created from it with other (or no) credentials fails to pull.
@@ -51,10 +56,10 @@ type Options struct {
 	// FailSnapshots makes every snapshot end Failed instead of Ready.
 	FailSnapshots bool
 
-	// CommandResult decides the outcome of an execd command whose program the sandbox's image
-	// holds (one it lacks exits 127 first, as in bash). Nil means the small shell of commands.go
-	// (echo, exit, true, false; any other program the image holds succeeds silently).
-	CommandResult func(command string) CommandResult
+	// Programs, when set, decides the outcome of a program an execd command runs (its arguments
+	// joined by spaces) before the emulator's model of the program does; ok false leaves it to the
+	// model. Tests use it for what the model does not know, such as a package no index has.
+	Programs func(program string) (result CommandResult, ok bool)
 
 	// OnRequest, when set, sees every request before it is handled (tests use it to cancel a
 	// context at a precise point).

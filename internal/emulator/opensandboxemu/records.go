@@ -1,6 +1,10 @@
 package opensandboxemu
 
-import "time"
+import (
+	"time"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/sandboxos"
+)
 
 // Sandbox is the emulator's record of one sandbox, including what the client sent.
 type Sandbox struct {
@@ -26,7 +30,7 @@ type Sandbox struct {
 	accessToken string
 	runsImage   string // the image the container runs: its own, or its snapshot's
 	exit        *pendingExit
-	fs          *sandboxFS // folders and users (sandbox_fs.go): the image's, or its snapshot's
+	machine     *sandboxos.Machine // its root filesystem (sandbox_fs.go): the image's, or its snapshot's
 }
 
 // pendingExit is an entrypoint's end that requests have not seen yet (Options.EntrypointExitsAfter).
@@ -78,8 +82,8 @@ type Snapshot struct {
 	// Commands are the commands that had run in the source sandbox when it was captured.
 	Commands []Command
 
-	polls int
-	fs    *sandboxFS // the source sandbox's folders and users, for restores
+	polls   int
+	machine *sandboxos.Machine // the source sandbox's root filesystem, for restores
 }
 
 // Sandbox and snapshot states (spec SandboxState / SnapshotState).

@@ -88,6 +88,6 @@ func (s *Server) SeedSnapshot(name, state, image string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	id, now := s.nextID("snap")
-	s.snapshots = append(s.snapshots, &Snapshot{ID: id, SandboxID: "seeded", Name: name, Image: image, State: state, CreatedAt: now, fs: newSandboxFS()})
+	s.snapshots = append(s.snapshots, &Snapshot{ID: id, SandboxID: "seeded", Name: name, Image: image, State: state, CreatedAt: now, machine: s.bootSeeded(image)})
 	return id
 }

@@ -34,14 +34,14 @@ func (s *Server) createSandbox(w http.ResponseWriter, r *http.Request) {
 		Timeout: req.Timeout,
 	}
 	if req.Image != nil {
-		sb.Image, sb.Auth, sb.runsImage, sb.fs = req.Image.URI, req.Image.Auth, req.Image.URI, newSandboxFS()
+		sb.Image, sb.Auth, sb.runsImage = req.Image.URI, req.Image.Auth, req.Image.URI
 	}
 	if req.SnapshotID != nil {
 		sn := s.restorable(*req.SnapshotID, w)
 		if sn == nil {
 			return
 		}
-		sb.SnapshotID, sb.runsImage, sb.fs = sn.ID, sn.Image, sn.fs.clone()
+		sb.SnapshotID, sb.runsImage, sb.machine = sn.ID, sn.Image, sn.machine.Clone()
 		if len(sb.Entrypoint) == 0 { // snapshot_restore.py DEFAULT_SNAPSHOT_RESTORE_ENTRYPOINT
 			sb.Entrypoint = []string{"tail", "-f", "/dev/null"}
 		}
@@ -72,7 +72,7 @@ func (s *Server) createSandbox(w http.ResponseWriter, r *http.Request) {
 
 // start runs the entrypoint of a sandbox that just turned Running. Callers hold mu.
 func (s *Server) start(sb *Sandbox) {
-	code, ends := s.entrypointExit(sb.runsImage, sb.Entrypoint)
+	code, ends := s.entrypointExit(sb)
 	switch {
 	case !ends:
 	case s.opts.EntrypointExitsAfter > 0:
@@ -122,7 +122,12 @@ func (s *Server) pullFailure(sb *Sandbox) string {
 	if private && (sb.Auth == nil || *sb.Auth != want) {
 		return "pull access denied: unauthorized: authentication required"
 	}
-	return ""
+	if sb.machine != nil {
+		return ""
+	}
+	m, problem := s.boot(sb.Image)
+	sb.machine = m
+	return problem
 }
 
 func (s *Server) getSandbox(w http.ResponseWriter, r *http.Request) {

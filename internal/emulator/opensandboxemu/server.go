@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/sandboxos"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/serve"
 )
 
@@ -27,12 +28,19 @@ type Server struct {
 	snapshots []*Snapshot
 	faults    []*Fault
 	requests  []Request
+	catalogue *sandboxos.Catalogue // what images hold (Options.Images declares more)
 }
 
 // New returns a server that is not yet listening; serve it with Start or use it as a handler.
 func New(opts Options) *Server {
-	s := &Server{opts: opts, mux: http.NewServeMux(), clock: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	s := &Server{opts: opts, mux: http.NewServeMux(), clock: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), catalogue: new(sandboxos.Catalogue)}
+	for ref, d := range opts.Images {
+		if err := s.catalogue.Declare(ref, d); err != nil {
+			panic(fmt.Sprintf("opensandboxemu: image %s: %v", ref, err))
+		}
+	}
 	s.routes()
+	s.imageControlRoutes()
 	return s
 }
 

@@ -38,7 +38,7 @@ func (s *Server) createSnapshot(w http.ResponseWriter, r *http.Request) {
 	}
 	id, now := s.nextID("snap")
 	sn := &Snapshot{ID: id, SandboxID: sb.ID, Image: sb.runsImage, State: SnapshotCreating, Reason: "snapshot_accepted", CreatedAt: now,
-		Commands: append([]Command(nil), sb.Commands...), fs: sb.fs.clone()}
+		Commands: append([]Command(nil), sb.Commands...), machine: sb.machine.Clone()}
 	if req.Name != nil {
 		sn.Name = *req.Name
 	}

@@ -23,7 +23,8 @@ func buildOutcome(t *testing.T, c caller, name string, body map[string]any) (sta
 }
 
 // TestStartCommandTheImageCannotRun: the code-interpreter start script exists only in E2B's
-// code-interpreter images; elsewhere the build fails at finalize with the orchestrator's message.
+// code-interpreter images; elsewhere sudo cannot find it (sudo exits 1) and the build fails at
+// finalize with the orchestrator's message.
 func TestStartCommandTheImageCannotRun(t *testing.T) {
 	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: apiKey})
 	c := newCaller(t, emu)
@@ -39,8 +40,8 @@ func TestStartCommandTheImageCannotRun(t *testing.T) {
 		if status != tt.status {
 			t.Errorf("%s = %s %q, want %s", tt.image, status, message, tt.status)
 		}
-		if tt.status == "error" && (message != "start command failed: error running start command: exit status 127" || step != "finalize") {
-			t.Errorf("%s failed with %q at %q, want the start command's exit 127 at finalize", tt.image, message, step)
+		if tt.status == "error" && (message != "start command failed: error running start command: exit status 1" || step != "finalize") {
+			t.Errorf("%s failed with %q at %q, want sudo's exit 1 at finalize", tt.image, message, step)
 		}
 	}
 }
