@@ -106,22 +106,20 @@ func cliEnv(environ []string, set ...string) []string {
 
 // close stops the emulators and removes the working directory, unless -keep.
 func (b *bench) close() error {
-	var errs []error
 	for _, e := range []*emulator{b.fast, b.slow, b.builds} {
 		if e != nil {
-			errs = append(errs, e.stop())
+			e.stop()
 		}
 	}
 	if b.o.keep {
 		b.logf("working dir kept: %s", b.work)
-	} else if b.work != "" {
-		errs = append(errs, os.RemoveAll(b.work))
+		return nil
 	}
-	return errors.Join(errs...)
+	return os.RemoveAll(b.work)
 }
 
 func (b *bench) logf(format string, args ...any) {
-	fmt.Fprintf(b.log, "bench: "+format+"\n", args...)
+	_, _ = fmt.Fprintf(b.log, "bench: "+format+"\n", args...)
 }
 
 func executable(path string) bool {

@@ -66,29 +66,30 @@ func startEmulator(bin, work, name string, buildDuration time.Duration) (*emulat
 			e.url = url
 			return e, nil
 		}
-		return nil, errors.Join(fmt.Errorf("emulator %s printed no E2B_API_URL on 127.0.0.1 (%q): see %s", name, url, logFile.Name()), e.stop())
+		e.stop()
+		return nil, fmt.Errorf("emulator %s printed no E2B_API_URL on 127.0.0.1 (%q): see %s", name, url, logFile.Name())
 	case <-time.After(30 * time.Second):
-		return nil, errors.Join(fmt.Errorf("emulator %s did not start within 30 s: see %s", name, logFile.Name()), e.stop())
+		e.stop()
+		return nil, fmt.Errorf("emulator %s did not start within 30 s: see %s", name, logFile.Name())
 	}
 }
 
-func (e *emulator) stop() error {
+func (e *emulator) stop() {
 	if e.cmd.Process == nil {
-		return nil
+		return
 	}
 	// SIGTERM, so it removes the service-account key file it wrote; a kill if it hangs.
-	if err := e.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		return nil // already gone
+	if e.cmd.Process.Signal(syscall.SIGTERM) != nil {
+		return // already gone
 	}
-	done := make(chan error, 1)
-	go func() { done <- e.cmd.Wait() }()
+	done := make(chan struct{})
+	go func() { _ = e.cmd.Wait(); close(done) }() // killed by us: its exit status says nothing
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):
 		_ = e.cmd.Process.Kill()
 		<-done
 	}
-	return nil
 }
 
 // stats are the emulator's counters of the requests after request number since (StatsPath is

@@ -27,7 +27,7 @@ func writeReport(path string, r *results) error {
 
 // render writes the report: BENCHMARKS.md.
 func render(w io.Writer, r *results) {
-	p := func(format string, args ...any) { fmt.Fprintf(w, format+"\n", args...) }
+	p := func(format string, args ...any) { _, _ = fmt.Fprintf(w, format+"\n", args...) }
 	n := r.largest()
 	p("# Benchmarks")
 	p("")
@@ -161,7 +161,7 @@ func render(w io.Writer, r *results) {
 
 // renderBuildsOnly is -only builds: the build measurements' goals and section.
 func renderBuildsOnly(w io.Writer, r *results, machine string) {
-	p := func(format string, args ...any) { fmt.Fprintf(w, format+"\n", args...) }
+	p := func(format string, args ...any) { _, _ = fmt.Fprintf(w, format+"\n", args...) }
 	p("load average at start %s, at end %s, %s", r.loadStart, r.loadEnd, machine)
 	p("")
 	p("| goal | measured | |")
