@@ -17,14 +17,16 @@ type Backend struct {
 	TemplateID IDRule
 	// TemplateNoun is what a template id names there, for docs: "alias", "snapshot name".
 	TemplateNoun string
-	// Sources are the fields it builds from (SourceImage, ...); none means it builds nothing.
+	// Sources are the fields it builds from (SourceImage, ...); none means it builds nothing. A
+	// backend that builds deletes what it built: its builder is a Deleter.
 	Sources []string
 	// Ignored maps the spec fields it accepts but does not use to the reason, for warnings and docs.
 	Ignored map[string]string
 	// DefaultStartCmdDoc says, in Markdown, what starts when start_cmd is unset ("" when nothing).
 	DefaultStartCmdDoc string
 	// Lists tells whether its builder can name existing templates (terraform query): whether it
-	// is a Lister (backends.TestCapabilitiesMatchBuilders checks the two agree).
+	// is a Lister. backends.TestCapabilitiesMatchBuilders checks that each capability stated here
+	// is what the builder does.
 	Lists bool
 	// RegistryLogin tells whether it takes only a basic registry login, so aws and gcp
 	// registry_auth are exchanged for one client side (Env.RegistryLogin): its Open fails without
@@ -39,10 +41,17 @@ type Backend struct {
 
 	// Check adds the backend's own rules on a spec (nil: none beyond the shared ones).
 	Check func(TemplateSpec) FieldErrors
+	// ConsumersPassStepsContext tells that its templates keep the files the steps write but not the
+	// environment, working directory and user they set (an OpenSandbox snapshot is a filesystem), so
+	// whoever starts a sandbox passes them: the resource outputs them (sandbox_env, sandbox_workdir,
+	// sandbox_user). False: the template keeps them (E2B), or the backend has no steps.
+	ConsumersPassStepsContext bool
 	// SandboxEntrypoint is what a consumer passes as entrypoint when starting a sandbox from the
-	// template, for a start_cmd (nil: the backend has no such notion).
+	// template, for a start_cmd (nil: the template keeps its start command). Set exactly when
+	// ConsumersPassStepsContext is: a template that keeps no process state keeps neither.
 	SandboxEntrypoint func(startCmd *string) []string
-	// Tags are the rules of its build tags (nil: it has none).
+	// Tags are the rules of its build tags (nil: it has none). Set exactly when its builder is a
+	// Tagger, and an InputsChecker: the tags under TagRules.Reserved record each build's inputs.
 	Tags *TagRules
 }
 

@@ -30,7 +30,7 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 			"AgentCore code interpreter. Create builds it only when it is not already usable; a change to a build " +
 			"input rebuilds it in place. Hand `template_ref` to whatever starts sandboxes.",
 		Attributes: withTagAttributes(map[string]schema.Attribute{
-			// No plan modifiers: ModifyPlan does their work, in one pass over the plan.
+			// No plan modifiers: ModifyPlan plans these attributes itself (template_plan.go), the image digest last.
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "Same as `template_id`."},
 			"backend": schema.StringAttribute{Required: true,
 				MarkdownDescription: "Sandbox backend: " + backtickList(backends.All) + ". (`provider` is a reserved name in Terraform.)",

@@ -58,7 +58,7 @@ func stepsOutputsOf(backend types.String, steps types.List) stepsOutputs {
 	filesHash, unreadable := spec.FilesHash()
 	out := stepsOutputs{filesHash: optionalString(filesHash), filesUnreadable: unreadable != nil,
 		env: types.MapNull(types.StringType), workdir: types.StringNull(), user: types.StringNull()}
-	if descriptor, err := backends.Named(backend.ValueString()); err != nil || descriptor.SandboxEntrypoint == nil {
+	if descriptor, err := backends.Named(backend.ValueString()); err != nil || !descriptor.ConsumersPassStepsContext {
 		return out // the backend keeps the steps' context in the template
 	}
 	c := spec.StepsContext()

@@ -145,8 +145,15 @@ func TestDescriptorsAreComplete(t *testing.T) {
 }
 
 // TestCapabilitiesMatchBuilders: what a descriptor says its backend can do is what its builder
-// does. Lists is true exactly when the builder is a builders.Lister; RegistryLogin exactly when
-// the backend cannot open without the provider's registry login exchanger (Env.RegistryLogin).
+// does, each capability stated once and checked here:
+//   - Lists exactly when the builder is a builders.Lister;
+//   - RegistryLogin exactly when the backend cannot open without the provider's registry login
+//     exchanger (Env.RegistryLogin);
+//   - Tags exactly when the builder is a builders.Tagger, and then an InputsChecker too (the
+//     reserved tags record each build's inputs);
+//   - Builds (Sources) exactly when the builder is a builders.Deleter: what it built, destroy removes;
+//   - ConsumersPassStepsContext exactly when SandboxEntrypoint is set (a template that keeps no
+//     process state keeps neither), and only for a backend that uses steps.
 func TestCapabilitiesMatchBuilders(t *testing.T) {
 	awsemu.IsolateSDK(t, nil) // bedrock's Open loads the AWS configuration: never the machine's own
 	settings := builders.Settings{Values: map[string]string{
@@ -165,6 +172,23 @@ func TestCapabilitiesMatchBuilders(t *testing.T) {
 		_, err = b.Open(t.Context(), builders.Env{Settings: settings})
 		if needsLogin := err != nil; needsLogin != b.RegistryLogin {
 			t.Errorf("%s: RegistryLogin = %v, but opening it without a registry login fails: %v (%v)", b.Name, b.RegistryLogin, needsLogin, err)
+		}
+		_, tagger := built.(builders.Tagger)
+		if hasTags := b.Tags != nil; hasTags != tagger {
+			t.Errorf("%s: Tags set = %v, but its builder is a builders.Tagger: %v", b.Name, hasTags, tagger)
+		}
+		if _, checker := built.(builders.InputsChecker); b.Tags != nil && !checker {
+			t.Errorf("%s: its tag rules reserve %q for each build's inputs, but its builder is no builders.InputsChecker", b.Name, b.Tags.Reserved)
+		}
+		if _, deleter := built.(builders.Deleter); deleter != b.Builds() {
+			t.Errorf("%s: Builds() = %v (Sources %v), but its builder is a builders.Deleter: %v", b.Name, b.Builds(), b.Sources, deleter)
+		}
+		if entrypoint := b.SandboxEntrypoint != nil; entrypoint != b.ConsumersPassStepsContext {
+			t.Errorf("%s: ConsumersPassStepsContext = %v, but SandboxEntrypoint set = %v: a template keeps both its process and "+
+				"the steps' context, or neither", b.Name, b.ConsumersPassStepsContext, entrypoint)
+		}
+		if b.ConsumersPassStepsContext && !b.Uses("steps") {
+			t.Errorf("%s: consumers pass the steps' context, but it ignores steps", b.Name)
 		}
 	}
 }

@@ -11,11 +11,11 @@ import (
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
-// slotPollInterval is how often a registration refused by the team's build limit is retried.
+// SlotPollInterval is how often a registration refused by the team's build limit is retried.
 // The limit clears only when one of the team's builds ends (minutes, not seconds), so the wait
 // lasts as long as the caller's deadline allows; one request a second per waiting template keeps
 // the time lost after a slot frees small against a build's length.
-const slotPollInterval = time.Second
+const SlotPollInterval = time.Second
 
 // waitingGrace is how long another build may sit in "waiting" and still count as in flight: its
 // builder registered it and is about to start it. An older waiting build was abandoned.
@@ -34,7 +34,7 @@ func (b *Builder) registerWhenSlotFree(ctx context.Context, req templateBuildReq
 			logs.Addf("waiting for a free build slot: %s", apiMessage(err))
 			waited = true
 		}
-		if err := b.api.WaitRetryAfter(ctx, err, slotPollInterval+rand.N(slotPollInterval/4)); err != nil {
+		if err := b.api.WaitRetryAfter(ctx, err, SlotPollInterval+rand.N(SlotPollInterval/4)); err != nil {
 			return created, fmt.Errorf("waiting for a free build slot: %w", err)
 		}
 	}
@@ -58,7 +58,7 @@ func (b *Builder) waitForConcurrentBuilds(ctx context.Context, created templateR
 		if apihttp.Sleep(ctx, delay) != nil {
 			return
 		}
-		delay = min(b.maxPoll, max(delay+1, time.Duration(float64(delay)*pollGrowth)))
+		delay = NextPollDelay(delay, b.maxPoll)
 	}
 }
 

@@ -1,19 +1,26 @@
 // Package e2b builds templates on E2B (e2b.dev) through its template API
 // (shared/specs/e2b-openapi.yml), with a small hand-written client: E2B publishes no Go SDK.
 //
-// A build is three calls, the same the E2B SDKs make in Template.build:
+// A build is the calls the E2B SDKs make in Template.build (build.go):
 //
-//  1. POST /v3/templates {name: template_id, cpuCount, memoryMB} registers the template (or a new
-//     build of an existing one) and returns its template and build ids; the template is reported
-//     as created right away (builders.Observer.Created) so the caller can save it before waiting;
-//  2. POST /v2/templates/{templateID}/builds/{buildID} starts the build from image (registry
-//     credentials are sent as fromImageRegistry and exchanged by E2B), with packages as a RUN
-//     step and the start and ready commands;
-//  3. GET /templates/{templateID}/builds/{buildID}/status is polled with backoff, collecting the
-//     build logs through logsOffset, until the build is ready or failed.
+//  1. POST /v3/templates {name: template_id, tags, cpuCount, memoryMB} registers the template (or a
+//     new build of an existing one) with its tags: `default` (unless it is a candidate), the
+//     spec's own and inputs-<fingerprint>, which records what the build is made from (inputs.go).
+//     It returns the template and build ids; the template is reported as created right away
+//     (builders.Observer.Created) so the caller can save it before waiting. A 429 of the team's
+//     build limit is waited out (concurrency.go);
+//  2. the files of file steps E2B does not have yet are uploaded (steps_files.go);
+//  3. POST /v2/templates/{templateID}/builds/{buildID} starts the build from image (registry
+//     credentials are sent as fromImageRegistry and exchanged by E2B), a base template or a
+//     Dockerfile, with packages and the steps as E2B's SDK encodes them (steps.go) and the start
+//     and ready commands;
+//  4. GET /templates/{templateID}/builds/{buildID}/status is polled with backoff (poll.go),
+//     collecting the build logs through logsOffset, until the build is ready or failed.
 //
-// The template reference is the alias (template_id). It is usable when the alias resolves and
-// the template has at least one tag, which E2B assigns only when a build succeeds.
+// The template reference is the alias (template_id). It is usable when alias:default resolves to
+// a ready build of this team's template (lookup.go): E2B assigns tags when a build is requested
+// and keeps them when it fails, so a tag alone proves nothing. Tags move between ready builds
+// without building (tags.go: builders.Tagger); Serving tells which build consumers start (served.go).
 //
 // Environment: the provider's settings fall back to E2B_API_KEY, E2B_DOMAIN and E2B_API_URL, as the
 // E2B SDKs do (Backend.Settings); this package reads no environment variable.

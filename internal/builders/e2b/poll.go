@@ -13,8 +13,14 @@ import (
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
-// pollGrowth is the factor by which the wait between status polls grows, up to maxPoll.
-const pollGrowth = 1.5
+// PollGrowth is the factor by which the wait between status polls grows, up to the cap.
+const PollGrowth = 1.5
+
+// NextPollDelay is the wait after one of delay: PollGrowth times longer (at least a nanosecond, so
+// it grows from any start), at most maxDelay. internal/bench predicts its report's poll times by it.
+func NextPollDelay(delay, maxDelay time.Duration) time.Duration {
+	return min(maxDelay, max(delay+1, time.Duration(float64(delay)*PollGrowth)))
+}
 
 // waitForBuild polls the build until it is ready or failed. The first poll is immediate; then
 // the wait grows from pollInterval to maxPoll. Log entries are read from logsOffset = entries
@@ -43,7 +49,7 @@ func (b *Builder) waitForBuild(ctx context.Context, templateID, buildID string, 
 			case buildError:
 				return b.buildFailed(info, logs, explain)
 			}
-			wait, delay = delay, min(b.maxPoll, max(delay+1, time.Duration(float64(delay)*pollGrowth)))
+			wait, delay = delay, NextPollDelay(delay, b.maxPoll)
 		}
 		if err := apihttp.Sleep(ctx, wait); err != nil {
 			return builders.AtStage(builders.StageTemplateBuild, fmt.Errorf("waiting for build %s: %w", buildID, err), logs.Lines()...)

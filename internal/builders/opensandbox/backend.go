@@ -48,6 +48,8 @@ var Backend = builders.Backend{
 	Open:               open,
 	SandboxEntrypoint:  SandboxEntrypoint,
 	Check:              check,
+	// A snapshot keeps the filesystem only: consumers pass sandbox_env, sandbox_workdir, sandbox_user.
+	ConsumersPassStepsContext: true,
 }
 
 // domainFromEnv is OPEN_SANDBOX_DOMAIN, with OPEN_SANDBOX_PROTOCOL as its scheme when it has none,
