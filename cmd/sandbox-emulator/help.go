@@ -59,7 +59,7 @@ var controls = []backendControls{
 		{"POST", "seed/sandboxes", `{"template":"py","count":1}`, `sandboxes running from py: deleting it answers 400 until count is 0`},
 		{"GET", "templates/py", ``, `what the emulator holds for template py (by id or alias)`},
 		{"GET", "served/py", ``, `what py (or py:tag) resolves to, as a sandbox create: the newest default assignment whose build is ready, its sizing and start body`},
-		{"GET", "stats?since=0", ``, `requests by route from request N on, and each build's timeline (scripts/bench.sh)`},
+		{"GET", "stats?since=0", ``, `requests by route from request N on, and each build's timeline (internal/bench)`},
 		{"POST", "drop-connections", `{"template":"py","count":2}`, `the next count status polls of py's builds lose their connection`},
 		{"POST", "fail-requests", `{"count":1,"status":503}`, `the next count API requests answer status (429 with Retry-After: 1)`},
 		{"POST", "faults", `{"rate":0.2,"seed":1,"status":[500,429],"retry_after":"1s","latency":"100ms"}`,

@@ -16,7 +16,7 @@ import (
 // BenchmarkTemplatePlanRPCs is the in-process cost of planning one new sandbox_template: the
 // ValidateResourceConfig and PlanResourceChange calls Terraform makes for every instance in a plan,
 // without process start or gRPC, and without API calls (planning a create makes none). It tracks the
-// provider's part of the per-resource cost that scripts/bench.sh measures through the CLI.
+// provider's part of the per-resource cost that internal/bench measures through the CLI.
 //
 //	go test -run '^$' -bench TemplatePlanRPCs ./internal/provider/
 func BenchmarkTemplatePlanRPCs(b *testing.B) {

@@ -8,7 +8,7 @@ import (
 )
 
 // BenchmarkProviderSchema is the in-process part of the provider's start-up cost: what answering
-// Terraform's first call, GetProviderSchema, takes without process start or gRPC (scripts/bench.sh
+// Terraform's first call, GetProviderSchema, takes without process start or gRPC (internal/bench
 // times `terraform providers schema -json` for the whole thing).
 //
 //	go test -run '^$' -bench . ./internal/provider/

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// StatsPath serves the emulator's own counters for benchmarks (scripts/bench.sh). It is answered
+// StatsPath serves the emulator's own counters for benchmarks (internal/bench). It is answered
 // before auth and fault injection and is not recorded, so reading it never skews what it counts.
 const StatsPath = "/_emulator/stats"
 
