@@ -15,9 +15,9 @@ func TestDefaultStartAfterAUserStep(t *testing.T) {
 	user := func(name string) builders.BuildStep { return builders.BuildStep{User: &name} }
 	run := builders.BuildStep{Run: &builders.RunStep{Command: "id -u"}}
 	for _, tt := range []struct {
-		name     string
-		steps    []builders.BuildStep
-		startCmd *string
+		name      string
+		steps     []builders.BuildStep
+		startCmd  *string
 		refusedAt string // the field of the one problem; "" when valid
 	}{
 		{"a user step, the default start command", []builders.BuildStep{user("app"), run}, nil, "steps[0].user"},
