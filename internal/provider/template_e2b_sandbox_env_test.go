@@ -43,19 +43,19 @@ func TestAccTemplateE2BSandboxEnv(t *testing.T) {
 				plancheck.ExpectKnownValue(resourceName, tfjsonpath.New("sandbox_workdir"), knownvalue.Null()),
 			}},
 			Check: resource.ComposeTestCheckFunc(
-				sandboxPrints(emu, nil, "[ ] analyst /srv\n"),
-				sandboxPrints(emu, map[string]string{"MPLBACKEND": "Agg", "DATA_DIR": "/srv/data"}, "[Agg /srv/data] analyst /srv\n"),
+				sandboxPrints(emu, "py", nil, "[ ] analyst /srv\n"),
+				sandboxPrints(emu, "py", map[string]string{"MPLBACKEND": "Agg", "DATA_DIR": "/srv/data"}, "[Agg /srv/data] analyst /srv\n"),
 			),
 		}},
 	})
 }
 
-// sandboxPrints creates a sandbox of template py with envVars, as E2B's SDK does (POST /sandboxes),
+// sandboxPrints creates a sandbox of template with envVars, as E2B's SDK does (POST /sandboxes),
 // and checks what a command run in it, as envd runs one, prints of its environment, user and
 // working directory.
-func sandboxPrints(emu *e2bemu.Server, envVars map[string]string, want string) resource.TestCheckFunc {
+func sandboxPrints(emu *e2bemu.Server, template string, envVars map[string]string, want string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		body, _ := json.Marshal(map[string]any{"templateID": "py", "envVars": envVars})
+		body, _ := json.Marshal(map[string]any{"templateID": template, "envVars": envVars})
 		req, _ := http.NewRequest(http.MethodPost, emu.URL+"/sandboxes", bytes.NewReader(body))
 		req.Header.Set("X-API-Key", testE2BAPIKey)
 		req.Header.Set("Content-Type", "application/json")
