@@ -42,7 +42,8 @@ func startDetached(t *testing.T, s *Server, id, command string) string {
 	if len(blocks) != 1 || json.Unmarshal([]byte(blocks[0]), &ev) != nil || ev["type"] != "init" {
 		t.Fatalf("background stream %q, want one init event", stream)
 	}
-	return ev["text"].(string)
+	cmd, _ := ev["text"].(string)
+	return cmd
 }
 
 // TestBackgroundCommands: a detached command runs as an entrypoint does; execd tells whether it
