@@ -42,9 +42,10 @@ type Backend struct {
 	// Check adds the backend's own rules on a spec (nil: none beyond the shared ones).
 	Check func(TemplateSpec) FieldErrors
 	// ConsumersPassStepsContext tells that its templates keep the files the steps write but not the
-	// environment, working directory and user they set (an OpenSandbox snapshot is a filesystem), so
-	// whoever starts a sandbox passes them: the resource outputs them (sandbox_env, sandbox_workdir,
-	// sandbox_user). False: the template keeps them (E2B), or the backend has no steps.
+	// working directory and user they set (an OpenSandbox snapshot is a filesystem), so whoever
+	// starts a sandbox passes them: the resource outputs them (sandbox_workdir, sandbox_user). False:
+	// the template keeps them (E2B), or the backend has no steps. No backend's sandboxes get the
+	// steps' environment: every backend that builds outputs sandbox_env.
 	ConsumersPassStepsContext bool
 	// SandboxEntrypoint is what a consumer passes as entrypoint when starting a sandbox from the
 	// template, for a start_cmd (nil: the template keeps its start command). Set exactly when

@@ -15,7 +15,7 @@ type BuildStep struct {
 	Apt      *AptStep          `json:",omitempty"`
 	Pip      *PipStep          `json:",omitempty"`
 	Npm      *NpmStep          `json:",omitempty"`
-	Env      map[string]string `json:",omitempty"` // environment variables for the steps after it and the template's sandboxes
+	Env      map[string]string `json:",omitempty"` // environment variables for the steps after it (sandboxes get them through StepsContext)
 	Workdir  *string           `json:",omitempty"` // the working directory from here on (relative: to the current one)
 	User     *string           `json:",omitempty"` // the user the steps after it run as, created when missing
 	GitClone *GitCloneStep     `json:",omitempty"`

@@ -145,7 +145,8 @@ type osbServed struct {
 	ID       string `json:"id"`
 	Image    string `json:"image"`
 	Commands []struct {
-		Command string `json:"command"`
+		Command    string `json:"command"`
+		Background bool   `json:"background"` // the start command, started detached after the steps
 	} `json:"commands"`
 	Sandbox *struct {
 		Entrypoint []string `json:"entrypoint"`

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
 
 // The invariants, as README.md's "What state promises" words them.
@@ -314,7 +316,12 @@ func e2bDifferences(rec template, served *e2bServed) []string {
 // osbDifferences compares the recorded inputs with what made the served snapshot.
 func osbDifferences(rec template, served *osbServed) []string {
 	var commands []string
+	started := ""
 	for _, c := range served.Commands {
+		if c.Background {
+			started = c.Command
+			continue
+		}
 		commands = append(commands, c.Command)
 	}
 	var d differences
@@ -328,7 +335,18 @@ func osbDifferences(rec template, served *osbServed) []string {
 	if served.Sandbox == nil {
 		return append(d, "the served snapshot "+served.ID+" was taken from no sandbox a client created")
 	}
-	d.compare("builder sandbox entrypoint", served.Sandbox.Entrypoint, sandboxEntrypoint(rec.StartCmd))
+	// The builder sandbox runs the neutral entrypoint and starts sandbox_entrypoint's command after
+	// the steps, as a shell command.
+	d.compare("builder sandbox entrypoint", served.Sandbox.Entrypoint, sandboxEntrypoint(new("")))
+	want := ""
+	if rec.StartCmd == nil || *rec.StartCmd != "" {
+		var quoted []string
+		for _, a := range sandboxEntrypoint(rec.StartCmd) {
+			quoted = append(quoted, builders.ShellQuoteIfNeeded(a))
+		}
+		want = strings.Join(quoted, " ")
+	}
+	d.compare("start command", started, want)
 	return d
 }
 

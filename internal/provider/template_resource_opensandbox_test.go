@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/opensandbox"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/awsemu"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/googleemu"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/opensandboxemu"
@@ -226,7 +227,7 @@ func words(message string) *regexp.Regexp {
 }
 
 // Issue 11, problem 1: start_cmd unset means the code-interpreter entrypoint, which an ordinary
-// image cannot run; the sandbox ends, and the error says what was used and what to set.
+// image cannot run; it ends after the steps, and the error says what was used and what to set.
 func TestAccTemplateOpenSandboxDefaultEntrypointOnAnOrdinaryImage(t *testing.T) {
 	osb := newOpenSandbox(t, opensandboxemu.Options{})
 	resource.ParallelTest(t, resource.TestCase{
@@ -234,7 +235,7 @@ func TestAccTemplateOpenSandboxDefaultEntrypointOnAnOrdinaryImage(t *testing.T) 
 		Steps: []resource.TestStep{
 			{
 				Config:      openSandboxConfig(osb, nil, `  image = "python:3.12-slim"`),
-				ExpectError: words(`start_cmd is not set, so the builder sandbox ran the default entrypoint /opt/code-interpreter/code-interpreter.sh`),
+				ExpectError: words(`start_cmd is not set, so the start command is the default entrypoint /opt/code-interpreter/code-interpreter.sh`),
 			},
 			{ // the fix the error names
 				Config: openSandboxConfig(osb, nil, `
@@ -253,14 +254,19 @@ func TestAccTemplateOpenSandboxDefaultEntrypointOnAnOrdinaryImage(t *testing.T) 
 }
 
 // Issue 11, problem 2: a snapshot keeps no process. sandbox_entrypoint, known at plan, is the
-// builder sandbox's entrypoint, which is what a consumer must pass to start the same process.
+// command the build started after the steps (detached, in a builder sandbox that runs the neutral
+// entrypoint), which is what a consumer must pass to start the same process; a sandbox restored
+// with it runs.
 func TestAccTemplateOpenSandboxSandboxEntrypoint(t *testing.T) {
 	osb := newOpenSandbox(t, opensandboxemu.Options{})
-	builderEntrypoint := func(want ...string) resource.TestCheckFunc {
+	started := func(want string) resource.TestCheckFunc {
 		return func(*terraform.State) error {
 			sandboxes := osb.Sandboxes()
-			if got := sandboxes[len(sandboxes)-1].Entrypoint; !slices.Equal(got, want) {
-				return fmt.Errorf("builder sandbox entrypoint %q, want %q", got, want)
+			builder := sandboxes[len(sandboxes)-1]
+			last := builder.Commands[len(builder.Commands)-1]
+			if !slices.Equal(builder.Entrypoint, opensandbox.NeutralEntrypoint) || last.Command != want || !last.Background {
+				return fmt.Errorf("builder sandbox entrypoint %q, last command %+v; want the neutral entrypoint and %q started detached",
+					builder.Entrypoint, last, want)
 			}
 			return nil
 		}
@@ -273,7 +279,8 @@ func TestAccTemplateOpenSandboxSandboxEntrypoint(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectKnownValue(resourceName, tfjsonpath.New("sandbox_entrypoint"), stringList("/opt/code-interpreter/code-interpreter.sh")),
 				}},
-				Check: builderEntrypoint("/opt/code-interpreter/code-interpreter.sh"),
+				Check: resource.ComposeTestCheckFunc(started("/opt/code-interpreter/code-interpreter.sh"),
+					restoredSandboxRuns(osb, []string{"/opt/code-interpreter/code-interpreter.sh"}, nil)),
 			},
 			{
 				Config: openSandboxConfig(osb, nil, `
@@ -283,7 +290,8 @@ func TestAccTemplateOpenSandboxSandboxEntrypoint(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectKnownValue(resourceName, tfjsonpath.New("sandbox_entrypoint"), stringList("sh", "-c", "python3 -m http.server 8000")),
 				}},
-				Check: builderEntrypoint("sh", "-c", "python3 -m http.server 8000"),
+				Check: resource.ComposeTestCheckFunc(started("sh -c 'python3 -m http.server 8000'"),
+					restoredSandboxRuns(osb, []string{"sh", "-c", "python3 -m http.server 8000"}, nil)),
 			},
 		},
 	})

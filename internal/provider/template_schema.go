@@ -46,12 +46,14 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 			"start_cmd": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "Command every sandbox of the template starts with" + usedBy("start_cmd") + ". Unset, with `image`: the backend's " +
 					"code-interpreter start command, which only that backend's code-interpreter images contain (" + defaultStartCmds() + "). " +
-					"Any other image needs its own start command, or `\"\"` for none. OpenSandbox runs it (as `sh -c`) in the " +
-					"builder sandbox only, and it must keep running (a sandbox ends with its entrypoint); a snapshot keeps no " +
-					"process, so whoever starts sandboxes from it passes `sandbox_entrypoint`."},
+					"Any other image needs its own start command, or `\"\"` for none. It starts after the steps, so it can run what " +
+					"they install: E2B runs it as the last `user` step's user; OpenSandbox starts it (as `sh -c`) in the builder " +
+					"sandbox, detached through execd with `sandbox_env`, and it must keep running (a sandbox ends with its " +
+					"entrypoint); a snapshot keeps no process, so whoever starts sandboxes from it passes `sandbox_entrypoint`."},
 			"ready_cmd": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "Command that succeeds once a sandbox is ready" + usedBy("ready_cmd") + ". Defaults to the code-interpreter readiness check " +
-					"on E2B; OpenSandbox runs it after the steps until it succeeds, before the snapshot, and checks nothing without it."},
+					"on E2B; OpenSandbox runs it after the steps and the start command until it succeeds, before the snapshot, and " +
+					"checks nothing without it."},
 			"ready_check":      readyCheckAttribute(),
 			"steps":            stepsAttribute(),
 			"min_free_disk_mb": minFreeDiskAttribute(),

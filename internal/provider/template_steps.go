@@ -60,15 +60,19 @@ func stepsAttribute() schema.Attribute {
 						MarkdownDescription: "`true`: `-g`, as root; `false` (the default): into the working directory, as the current user."},
 				}},
 			builders.StepEnv: schema.MapAttribute{Optional: true, ElementType: types.StringType,
-				MarkdownDescription: "Set environment variables for the steps after it and the template's sandboxes (the SDK's `setEnvs`), " +
-					"set in name order. E2B expands `$NAME` in a value; OpenSandbox takes values as written and refuses `$`. " +
+				MarkdownDescription: "Set environment variables for the steps after it (the SDK's `setEnvs`), set in name order. " +
+					"The template's sandboxes do not get them by themselves, on any backend: pass `sandbox_env` when starting one. " +
+					"E2B expands `$NAME` in a value; OpenSandbox takes values as written and refuses `$`. " +
 					fmt.Sprintf("A value of %d characters or more may be a credential: build logs, errors and progress show it as `%s` "+
 						"(shorter ones, such as `Agg`, stay readable).", builders.MinEnvSecretLength, builders.Redacted)},
 			builders.StepWorkdir: schema.StringAttribute{Optional: true,
-				MarkdownDescription: "Working directory of the steps after it and of the template's sandboxes, created when missing " +
-					"(the SDK's `setWorkdir`); relative to the current one."},
+				MarkdownDescription: "Working directory of the steps after it and of the template's sandboxes (on OpenSandbox through " +
+					"`sandbox_workdir`), created when missing (the SDK's `setWorkdir`); relative to the current one."},
 			builders.StepUser: schema.StringAttribute{Optional: true,
-				MarkdownDescription: "User of the steps after it and of the template's sandboxes, created when missing (the SDK's `setUser`)."},
+				MarkdownDescription: "User of the steps after it and of the template's sandboxes (on OpenSandbox through `sandbox_user`), " +
+					"created when missing (the SDK's `setUser`). On E2B the start and ready commands run as the last one, and a user " +
+					"this step creates has no sudo (only `root` and E2B's `user` do), so with the default start command (`sudo ...`) " +
+					"the plan fails on the step: end the steps with `{ user = \"root\" }` or set `start_cmd`."},
 			builders.StepGitClone: schema.SingleNestedAttribute{Optional: true,
 				MarkdownDescription: "Clone a git repository (the SDK's `gitClone`).",
 				Attributes: map[string]schema.Attribute{

@@ -14,8 +14,8 @@ import (
 )
 
 // TestAccTemplateDataScienceGuide applies the build steps guide's data-science example as the docs
-// show it, on both building backends: every step builds, and the OpenSandbox outputs are what the
-// guide says.
+// show it, on both building backends: every step builds, the outputs are what the guide says, and
+// an E2B sandbox created with e2b_sandbox_env as its envs has the env steps' variables.
 func TestAccTemplateDataScienceGuide(t *testing.T) {
 	dir, err := filepath.Abs(filepath.Join("..", "..", "examples", "guides", "build-steps"))
 	if err != nil {
@@ -53,7 +53,12 @@ provider "sandbox" {
 						"DATA_DIR": knownvalue.StringExact("/home/analyst/data")}),
 					"workdir": knownvalue.StringExact("/home/analyst"),
 					"user":    knownvalue.StringExact("analyst"),
-				}))},
+				})),
+				statecheck.ExpectKnownOutputValue("e2b_sandbox_env", knownvalue.MapExact(map[string]knownvalue.Check{
+					"MPLBACKEND": knownvalue.StringExact("Agg"), "DATA_DIR": knownvalue.StringExact("/home/user/data")})),
+			},
+			Check: sandboxPrints(emu, "data-science", map[string]string{"MPLBACKEND": "Agg", "DATA_DIR": "/home/user/data"},
+				"[Agg /home/user/data] user /home/user\n"),
 		}},
 	})
 }

@@ -19,8 +19,9 @@ import (
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/opensandboxemu"
 )
 
-// execdCalls checks what the builder sandbox's execd received, in order: "cmd[<cwd> <uid>] <command>",
-// "mkdir <path> <owner>:<group> <mode>" or "upload <path> <owner>:<group> <mode> <content>".
+// execdCalls checks what the builder sandbox's execd received, in order: "cmd[<cwd> <uid>] <command>"
+// ("start[...]" when sent detached: the start command), "mkdir <path> <owner>:<group> <mode>" or
+// "upload <path> <owner>:<group> <mode> <content>".
 func execdCalls(osb *opensandboxemu.Server, want ...string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		sandboxes := osb.Sandboxes()
@@ -35,7 +36,11 @@ func execdCalls(osb *opensandboxemu.Server, want ...string) resource.TestCheckFu
 				if c.Command.UID != nil {
 					uid = strconv.FormatUint(uint64(*c.Command.UID), 10)
 				}
-				got = append(got, fmt.Sprintf("cmd[%s %s] %s", c.Command.Cwd, uid, c.Command.Command))
+				kind := "cmd"
+				if c.Command.Background {
+					kind = "start"
+				}
+				got = append(got, fmt.Sprintf("%s[%s %s] %s", kind, c.Command.Cwd, uid, c.Command.Command))
 			case c.MakeDir != nil:
 				got = append(got, fmt.Sprintf("mkdir %s %s:%s %d", c.MakeDir.Path, c.MakeDir.Owner, c.MakeDir.Group, c.MakeDir.Mode))
 			default:
@@ -51,7 +56,7 @@ func execdCalls(osb *opensandboxemu.Server, want ...string) resource.TestCheckFu
 
 // TestAccTemplateOpenSandboxStepKinds: each step kind runs in the builder sandbox through execd
 // before the snapshot, as E2B runs it in its build sandbox: commands as their user, files through
-// execd's upload, folders through its mkdir.
+// execd's upload, folders through its mkdir; the start command starts after them.
 func TestAccTemplateOpenSandboxStepKinds(t *testing.T) {
 	files := t.TempDir()
 	if err := os.WriteFile(filepath.Join(files, "settings.json"), []byte(`{"theme":"dark"}`), 0o600); err != nil {
@@ -88,7 +93,7 @@ func TestAccTemplateOpenSandboxStepKinds(t *testing.T) {
   image = "opensandbox/code-interpreter:v1.1.0"
   steps = [%s]
 `, tt.steps)),
-					Check: resource.ComposeTestCheckFunc(execdCalls(osb, tt.want...), func(*terraform.State) error {
+					Check: resource.ComposeTestCheckFunc(execdCalls(osb, append(tt.want, "start[ root] /opt/code-interpreter/code-interpreter.sh")...), func(*terraform.State) error {
 						if n := readySnapshots(osb); n != 1 {
 							return fmt.Errorf("%d ready snapshots, want 1", n)
 						}
@@ -131,7 +136,7 @@ func TestAccTemplateOpenSandboxStepsContext(t *testing.T) {
 			},
 			Check: func(*terraform.State) error {
 				calls := osb.Sandboxes()[0].Calls
-				last := calls[len(calls)-1].Command
+				last := calls[len(calls)-2].Command                                                                     // the run step; the start command follows it
 				if last == nil || last.Cwd != "/home/analyst/work/notebooks" || last.UID == nil || *last.UID != 1001 || // ubuntu has 1000
 					last.Envs["MPLBACKEND"] != "Agg" || last.Envs["HOME"] != "/home/analyst" {
 					return fmt.Errorf("the run step ran with %+v, want the steps' cwd, uid, env and the user's HOME", last)
@@ -156,7 +161,7 @@ func TestAccTemplateOpenSandboxReadyCheckBeforeSnapshot(t *testing.T) {
   steps       = [{ file = { content = "ok", destination = "/tmp/ready" } }]
   ready_check = { file = "/tmp/ready" }
 `),
-				Check: execdCalls(osb, "upload /tmp/ready root:root 644 ok", "cmd[ root] [ -f /tmp/ready ]"),
+				Check: execdCalls(osb, "upload /tmp/ready root:root 644 ok", "start[ root] /opt/code-interpreter/code-interpreter.sh", "cmd[ root] [ -f /tmp/ready ]"),
 			}},
 		})
 	})

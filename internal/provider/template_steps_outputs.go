@@ -11,8 +11,11 @@ import (
 
 // Attributes that follow from the steps alone, so they are known at plan time: files_hash (the
 // files file steps place, read from disk, so an edited file rebuilds the template; known at plan
-// only when the plan keeps the build, see filesHashFromBuild) and what an OpenSandbox snapshot
-// cannot keep (sandbox_env, sandbox_workdir, sandbox_user).
+// only when the plan keeps the build, see filesHashFromBuild) and what the template's sandboxes do
+// not get by themselves: the environment, on every backend that builds (E2B keeps a template's
+// user and workdir for its sandboxes but not its ENV: finalize/builder.go:155-181, envd
+// init.go:268-271; a snapshot keeps none), and the working directory and user, where a snapshot
+// cannot keep them (sandbox_workdir, sandbox_user: backends with a SandboxEntrypoint).
 
 func stepsOutputAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
@@ -24,9 +27,12 @@ func stepsOutputAttributes() map[string]schema.Attribute {
 		// Sensitive as a whole: Terraform strips the marks of sensitive variables before a provider
 		// sees the configuration, so the provider cannot tell which values came from one.
 		"sandbox_env": schema.MapAttribute{Computed: true, Sensitive: true, ElementType: types.StringType,
-			MarkdownDescription: "OpenSandbox: the environment the `env` steps set, to pass as `env` when starting a sandbox " +
-				"from the snapshot (a snapshot keeps files only; E2B keeps it in the template). Known at plan time. Null " +
-				"without `env` steps and for other backends. Sensitive, whatever its values: an `env` step is where " +
+			MarkdownDescription: "The environment the `env` steps set, which the template's sandboxes do not get by " +
+				"themselves: `env` steps apply to the later steps of the build only. Pass it when starting a sandbox: on E2B " +
+				"as `envs` of `Sandbox.create` (the API's `envVars`; a template keeps its user and working directory, not " +
+				"its environment), on OpenSandbox as `env` when starting one from the snapshot (a snapshot keeps files " +
+				"only). Values are as written: on E2B the build expanded a `$NAME` in a value, a sandbox gets it literally. " +
+				"Known at plan time. Null without `env` steps and for backends that do not build. Sensitive, whatever its values: an `env` step is where " +
 				"API keys go, and a provider is never told which configuration values are sensitive, so the plan " +
 				"shows `(sensitive value)` and an `output` of it needs `sensitive = true`."},
 		"sandbox_workdir": schema.StringAttribute{Computed: true,
@@ -58,18 +64,21 @@ func stepsOutputsOf(backend types.String, steps types.List) stepsOutputs {
 	filesHash, unreadable := spec.FilesHash()
 	out := stepsOutputs{filesHash: optionalString(filesHash), filesUnreadable: unreadable != nil,
 		env: types.MapNull(types.StringType), workdir: types.StringNull(), user: types.StringNull()}
-	if descriptor, err := backends.Named(backend.ValueString()); err != nil || !descriptor.ConsumersPassStepsContext {
-		return out // the backend keeps the steps' context in the template
+	descriptor, err := backends.Named(backend.ValueString())
+	if err != nil || !descriptor.Builds() {
+		return out
 	}
 	c := spec.StepsContext()
-	if c.Env != nil {
+	if c.Env != nil { // no backend's sandboxes get the build's environment
 		values := make(map[string]attr.Value, len(c.Env))
 		for k, v := range c.Env {
 			values[k] = types.StringValue(v)
 		}
 		out.env = types.MapValueMust(types.StringType, values)
 	}
-	out.workdir, out.user = optionalString(c.Workdir), optionalString(c.User)
+	if descriptor.ConsumersPassStepsContext { // a snapshot: E2B keeps the user and workdir in the template
+		out.workdir, out.user = optionalString(c.Workdir), optionalString(c.User)
+	}
 	return out
 }
 

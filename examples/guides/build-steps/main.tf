@@ -25,6 +25,13 @@ resource "sandbox_template" "data_science" {
   min_free_disk_mb = 2048 # room for the notebooks' own data
 }
 
+# A sandbox of the E2B template runs as its user in its workdir, but gets the env steps' variables
+# only when created with them: Sandbox.create("data-science", { envs: <this output> }).
+output "e2b_sandbox_env" {
+  sensitive = true # sandbox_env is sensitive: an env step is where API keys go
+  value     = sandbox_template.data_science.sandbox_env # { DATA_DIR = "/home/user/data", MPLBACKEND = "Agg" }
+}
+
 # The same on OpenSandbox, as a snapshot. Its image has no "user" account, so a step creates one.
 # A snapshot keeps files only: whoever starts sandboxes from it passes sandbox_entrypoint,
 # sandbox_env, and runs commands in sandbox_workdir as sandbox_user.

@@ -1,5 +1,6 @@
-# env: environment variables for the steps after it and for the template's sandboxes. E2B keeps
-# them in the template; on OpenSandbox a snapshot cannot, so sandbox_env hands them to consumers.
+# env: environment variables for the steps after it. No backend gives them to the template's
+# sandboxes by itself (E2B keeps them for the build only; a snapshot keeps files only), so
+# sandbox_env hands them to whoever starts sandboxes: E2B's Sandbox.create envs, OpenSandbox's env.
 resource "sandbox_template" "env" {
   backend     = "opensandbox"
   template_id = "headless-plots"

@@ -51,10 +51,11 @@ func open(_ context.Context, env builders.Env) (builders.Builder, error) {
 	return New(cfg)
 }
 
-// check adds E2B's own rules: its sizing, commands on a base template, and a Dockerfile it can
-// build from a spec (see parseDockerfile).
+// check adds E2B's own rules: its sizing, commands on a base template, the default start command
+// after a user step (default_start_user.go), and a Dockerfile it can build from a spec (see
+// parseDockerfile).
 func check(spec builders.TemplateSpec) builders.FieldErrors {
-	errs := sizingAndCommands(spec)
+	errs := append(sizingAndCommands(spec), defaultStartAsUserProblem(spec)...)
 	if spec.Dockerfile == "" {
 		return errs
 	}

@@ -17,12 +17,10 @@ import (
 // or expired build still cleans up.
 const cleanupTimeout = 30 * time.Second
 
-// builderSandbox is the sandbox a build prepares, with the start command it was given, so that
-// its end can be explained.
+// builderSandbox is the sandbox a build prepares. Its entrypoint is NeutralEntrypoint: the start
+// command starts only after the steps (start_command.go).
 type builderSandbox struct {
-	id        string
-	startCmd  string
-	defaulted bool // start_cmd was unset: the entrypoint is the code interpreter's
+	id string
 }
 
 // Build makes the template: sandbox from image, packages and steps, snapshot named spec.TemplateID. The
@@ -45,16 +43,15 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs bui
 	}
 
 	b.deleteDeadBuilders(ctx, spec.TemplateID, logs)
-	startCmd, defaulted := spec.StartCommand("")
 	created, err := b.api.createSandbox(ctx, createSandboxRequest{
 		Image:      imageSpec{URI: spec.Image, Auth: auth},
-		Entrypoint: entrypoint(startCmd, defaulted), ResourceLimits: DefaultResourceLimits,
+		Entrypoint: append([]string(nil), NeutralEntrypoint...), ResourceLimits: DefaultResourceLimits,
 		Metadata: BuilderMetadata(spec.TemplateID, newBuildID(), os.Getpid()), Timeout: timeout,
 	})
 	if err != nil {
 		return builders.TemplateBuildResult{}, withLogs(builders.AtStage(createStage(err), fmt.Errorf("creating the builder sandbox: %w%s", err, timeoutHint(err))), "", logs)
 	}
-	sb := builderSandbox{id: created.ID, startCmd: startCmd, defaulted: defaulted}
+	sb := builderSandbox{id: created.ID}
 	logs.Addf("builder sandbox %s created from %s", sb.id, spec.Image)
 	cleaned := false
 	defer func() { // a panic further down must not leak the sandbox either
@@ -87,13 +84,12 @@ func (b *Builder) prepareAndSnapshot(ctx context.Context, sb builderSandbox, spe
 		return snapshot{}, err
 	}
 	logs.Addf("builder sandbox %s is Running", sb.id)
-	if len(spec.BuildSteps()) > 0 || spec.ReadyCommand() != "" {
+	if len(spec.BuildSteps()) > 0 || spec.ReadyCommand() != "" || startsSomething(spec) {
 		if err := b.prepare(ctx, sb, spec, logs); err != nil {
 			return snapshot{}, err
 		}
 	}
-	// The server answers Running as soon as the container started, so an entrypoint that fails at
-	// once may end it only now: check again, so a dead sandbox is never snapshotted.
+	// Check again that the sandbox runs, so a dead one is never snapshotted.
 	if err := b.waitRunning(ctx, sb); err != nil {
 		return snapshot{}, err
 	}
@@ -106,7 +102,8 @@ func (b *Builder) prepareAndSnapshot(ctx context.Context, sb builderSandbox, spe
 	return snap, b.waitSnapshotReady(ctx, snap.ID)
 }
 
-// prepare runs the steps and the ready command in the builder sandbox, through its execd.
+// prepare runs the steps, starts the start command and waits for the ready command in the builder
+// sandbox, through its execd.
 func (b *Builder) prepare(ctx context.Context, sb builderSandbox, spec builders.TemplateSpec, logs *buildLog) error {
 	ex, err := b.api.execd(ctx, sb.id)
 	if err != nil {

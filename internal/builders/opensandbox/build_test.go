@@ -26,14 +26,15 @@ func TestBuildSnapshotsAPreparedSandbox(t *testing.T) {
 		t.Errorf("Created got %v, want exactly %v", refs, want)
 	}
 	sb := h.onlySandbox(t)
-	if sb.Image != opensandboxCI || sb.Auth != nil || !slices.Equal(sb.Entrypoint, CodeInterpreterEntrypoint) {
+	if sb.Image != opensandboxCI || sb.Auth != nil || !slices.Equal(sb.Entrypoint, NeutralEntrypoint) {
 		t.Errorf("sandbox created with image %q auth %v entrypoint %q", sb.Image, sb.Auth, sb.Entrypoint)
 	}
 	if sb.ResourceLimits["cpu"] != "1" || sb.ResourceLimits["memory"] != "2Gi" || sb.Timeout == nil || *sb.Timeout < 60 {
 		t.Errorf("sandbox limits %v timeout %v", sb.ResourceLimits, sb.Timeout)
 	}
-	if sb.Metadata["sandboxtf-template"] != "py" || len(sb.Commands) != 0 {
-		t.Errorf("metadata %v, commands %v (no packages: none expected)", sb.Metadata, sb.Commands)
+	if sb.Metadata["sandboxtf-template"] != "py" || len(sb.Commands) != 1 || !sb.Commands[0].Background ||
+		sb.Commands[0].Command != CodeInterpreterEntrypoint[0] {
+		t.Errorf("metadata %v, commands %+v (no packages: only the default start command, detached)", sb.Metadata, sb.Commands)
 	}
 	h.assertAllSandboxesDeleted(t)
 
@@ -58,7 +59,7 @@ func TestBuildSnapshotsAPreparedSandbox(t *testing.T) {
 
 func TestBuildInstallsPackagesBeforeTheSnapshot(t *testing.T) {
 	h := newHarness(t, opensandboxemu.Options{Programs: func(cmd string) (opensandboxemu.CommandResult, bool) {
-		return opensandboxemu.CommandResult{Stdout: []string{"Successfully installed numpy-2.0.0"}, Stderr: []string{"a pip notice"}}, true
+		return opensandboxemu.CommandResult{Stdout: []string{"Successfully installed numpy-2.0.0"}, Stderr: []string{"a pip notice"}}, strings.Contains(cmd, "pip install")
 	}})
 	s := spec("ds")
 	s.Packages = []string{"numpy==2.0.0", "pandas>=2", "pywin32; sys_platform == 'win32'"}
@@ -67,8 +68,8 @@ func TestBuildInstallsPackagesBeforeTheSnapshot(t *testing.T) {
 		t.Fatalf("Ensure = %+v", got)
 	}
 	snaps := h.liveSnapshots("ds")
-	if len(snaps) != 1 || len(snaps[0].Commands) != 1 {
-		t.Fatalf("the snapshot must capture the install: %+v", snaps)
+	if len(snaps) != 1 || len(snaps[0].Commands) != 2 || !snaps[0].Commands[1].Background {
+		t.Fatalf("the snapshot must capture the install, then the start command: %+v", snaps)
 	}
 	cmd := snaps[0].Commands[0]
 	wantCmd := `python3 -m pip install --no-input --disable-pip-version-check 'numpy==2.0.0' 'pandas>=2' 'pywin32; sys_platform == '\''win32'\'''`
@@ -97,8 +98,10 @@ func TestBuildRunsStartCmdThroughAShell(t *testing.T) {
 	if got := builders.Ensure(context.Background(), h.b, s, builders.Observer{}); got.Status != builders.StatusSuccess {
 		t.Fatalf("Ensure = %+v", got)
 	}
-	if sb := h.onlySandbox(t); !slices.Equal(sb.Entrypoint, []string{"sh", "-c", *s.StartCmd}) {
-		t.Errorf("entrypoint = %q", sb.Entrypoint)
+	sb := h.onlySandbox(t)
+	if !slices.Equal(sb.Entrypoint, NeutralEntrypoint) || len(sb.Commands) != 1 || !sb.Commands[0].Background ||
+		sb.Commands[0].Command != `sh -c 'python -m http.server "8000"'` {
+		t.Errorf("entrypoint %q, commands %+v; want the neutral entrypoint, then the start command through sh -c, detached", sb.Entrypoint, sb.Commands)
 	}
 }
 

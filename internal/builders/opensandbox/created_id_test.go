@@ -50,7 +50,7 @@ func TestCreateAnsweredWithoutAnIDFails(t *testing.T) {
 			}))
 			t.Cleanup(srv.Close)
 			h.b.api.BaseURL, _ = url.Parse(srv.URL)
-			result := builders.Ensure(t.Context(), h.b, builders.TemplateSpec{TemplateID: "py", Image: opensandboxCI}, builders.Observer{})
+			result := builders.Ensure(t.Context(), h.b, builders.TemplateSpec{TemplateID: "py", Image: opensandboxCI, StartCmd: new("")}, builders.Observer{})
 			if result.Status != builders.StatusFailed || result.Stage != tt.stage || !strings.Contains(result.Detail, tt.want) {
 				t.Fatalf("Ensure = %s at %s: %s; want FAILED at %s saying %q", result.Status, result.Stage, result.Detail, tt.stage, tt.want)
 			}

@@ -3,7 +3,6 @@ package opensandbox
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
@@ -17,8 +16,8 @@ import (
 const CodeInterpreterImage = "opensandbox/code-interpreter:v1.1.0"
 
 // CodeInterpreterEntrypoint starts the code interpreter (Jupyter on 44771) in images built on
-// CodeInterpreterImage. It is the builder sandbox's entrypoint when start_cmd is unset: the
-// design's default, which other images cannot run (see entrypoint).
+// CodeInterpreterImage. It is the start command when start_cmd is unset: the design's default,
+// which other images cannot run (see entrypoint).
 var CodeInterpreterEntrypoint = []string{"/opt/code-interpreter/code-interpreter.sh"}
 
 // NeutralEntrypoint keeps a sandbox alive and starts nothing: the SDKs' default entrypoint (Go SDK
@@ -40,17 +39,18 @@ const (
 	minSandboxTimeout    = 60
 )
 
-// SandboxEntrypoint is the entrypoint of the builder sandbox for a start_cmd (nil when unset).
-// A snapshot keeps no process, so it is also what whoever starts a sandbox from the template must
-// pass as CreateSandboxRequest.entrypoint: without one, a restore runs NeutralEntrypoint.
+// SandboxEntrypoint is what whoever starts a sandbox from the template passes as
+// CreateSandboxRequest.entrypoint, for a start_cmd: a snapshot keeps no process, and a restore
+// without an entrypoint runs NeutralEntrypoint. The build starts the same command after the steps
+// (start_command.go).
 func SandboxEntrypoint(startCmd *string) []string {
 	return entrypoint(builders.TemplateSpec{StartCmd: startCmd}.StartCommand(""))
 }
 
-// entrypoint is the builder sandbox's main process. The server's bootstrap ends the sandbox when
-// it ends (OSB components/execd/bootstrap.sh), so it must keep running: unset (defaulted) is the
-// code interpreter's; "" is NeutralEntrypoint; anything else runs through a shell, so quoting,
-// pipes and env expansion work as typed.
+// entrypoint is a sandbox's main process for a start command. The server's bootstrap ends the
+// sandbox when it ends (OSB components/execd/bootstrap.sh), so it must keep running: unset
+// (defaulted) is the code interpreter's; "" is NeutralEntrypoint; anything else runs through a
+// shell, so quoting, pipes and env expansion work as typed.
 func entrypoint(startCmd string, defaulted bool) []string {
 	switch {
 	case defaulted:
@@ -61,15 +61,12 @@ func entrypoint(startCmd string, defaulted bool) []string {
 	return []string{"sh", "-c", startCmd}
 }
 
-// endedHint says why a builder sandbox can end by itself and what to set instead.
+// endedHint says why a start command must not end and what to set instead.
 func endedHint(startCmd string, defaulted bool) string {
 	if defaulted {
-		return fmt.Sprintf("start_cmd is not set, so the builder sandbox ran the default entrypoint %s, which only "+
-			"images built on %s have; a sandbox ends when its entrypoint does. Set start_cmd to the command "+
+		return fmt.Sprintf("start_cmd is not set, so the start command is the default entrypoint %s, which only "+
+			"images built on %s have, and a sandbox ends when its entrypoint does. Set start_cmd to the command "+
 			"your image starts with, or start_cmd = \"\" to start none", CodeInterpreterEntrypoint[0], CodeInterpreterImage)
-	}
-	if startCmd == "" {
-		return "the sandbox ended although its entrypoint was " + strings.Join(NeutralEntrypoint, " ")
 	}
 	return fmt.Sprintf("a sandbox ends when its entrypoint does: start_cmd (%q) must keep running, or set start_cmd = \"\" to start none", startCmd)
 }

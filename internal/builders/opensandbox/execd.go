@@ -116,6 +116,8 @@ type runCommandRequest struct {
 	UID     *uint32           `json:"uid,omitempty"`     // execd's user (root) when nil
 	GID     *uint32           `json:"gid,omitempty"`
 	Envs    map[string]string `json:"envs,omitempty"`
+	// Background detaches the command (start_command.go): the stream ends after its init event.
+	Background bool `json:"background,omitempty"`
 }
 
 // streamEvent is execd's ServerStreamEvent, the fields a command stream uses.
@@ -128,24 +130,13 @@ type streamEvent struct {
 	} `json:"error"`
 }
 
-// readCommandStream parses execd's stream: raw JSON events separated by blank lines (execd) or
-// SSE "data:" lines (the spec's media type). A command succeeded when execution_complete came and
-// no error event did; execd sends a non-zero exit as an error event whose evalue is the code.
+// readCommandStream reads a foreground command's stream. A command succeeded when
+// execution_complete came and no error event did; execd sends a non-zero exit as an error event
+// whose evalue is the code.
 func readCommandStream(r io.Reader) (commandResult, error) {
-	scanner := bufio.NewScanner(r)
-	scanner.Buffer(make([]byte, 64<<10), 16<<20)
 	var result commandResult
 	complete, failed := false, false
-	for scanner.Scan() {
-		line := bytes.TrimSpace(scanner.Bytes())
-		line = bytes.TrimSpace(bytes.TrimPrefix(line, []byte("data:")))
-		if len(line) == 0 || line[0] != '{' {
-			continue // blank separators, comments, event:/id: fields
-		}
-		var ev streamEvent
-		if json.Unmarshal(line, &ev) != nil {
-			continue
-		}
+	err := eachEvent(r, func(ev streamEvent) {
 		switch ev.Type {
 		case "stdout":
 			result.keep(strings.TrimRight(ev.Text, "\n"))
@@ -157,14 +148,37 @@ func readCommandStream(r io.Reader) (commandResult, error) {
 		case "execution_complete":
 			complete = true
 		}
-	}
-	if err := scanner.Err(); err != nil {
-		return result, fmt.Errorf("opensandbox: reading the command stream: %w", err)
+	})
+	if err != nil {
+		return result, err
 	}
 	if !failed && !complete {
 		return result, errors.New("opensandbox: the command stream ended before the command completed")
 	}
 	return result, nil
+}
+
+// eachEvent parses execd's stream as it comes: raw JSON events separated by blank lines (execd) or
+// SSE "data:" lines (the spec's media type).
+func eachEvent(r io.Reader, f func(streamEvent)) error {
+	scanner := bufio.NewScanner(r)
+	scanner.Buffer(make([]byte, 64<<10), 16<<20)
+	for scanner.Scan() {
+		line := bytes.TrimSpace(scanner.Bytes())
+		line = bytes.TrimSpace(bytes.TrimPrefix(line, []byte("data:")))
+		if len(line) == 0 || line[0] != '{' {
+			continue // blank separators, comments, event:/id: fields
+		}
+		var ev streamEvent
+		if json.Unmarshal(line, &ev) != nil {
+			continue
+		}
+		f(ev)
+	}
+	if err := scanner.Err(); err != nil {
+		return fmt.Errorf("opensandbox: reading the command stream: %w", err)
+	}
+	return nil
 }
 
 func exitCodeOf(ev streamEvent) (int, string) {

@@ -49,8 +49,7 @@ func TestStepCredentialsStayOutOfTheBuild(t *testing.T) {
 			t.Errorf("the progress shows a credential:\n%s", streamed)
 		}
 		sb := h.onlySandbox(t)
-		if len(sb.Commands) == 0 || !strings.Contains(sb.Commands[len(sb.Commands)-1].Command, token) ||
-			sb.Commands[len(sb.Commands)-1].Envs["API_KEY"] != apiKey {
+		if len(sb.Commands) == 0 || !strings.Contains(sb.Commands[0].Command, token) || sb.Commands[0].Envs["API_KEY"] != apiKey {
 			t.Errorf("the clone must run with its token and the env step's key: %+v", sb.Commands)
 		}
 	}

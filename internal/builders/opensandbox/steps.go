@@ -39,7 +39,8 @@ type userIDs struct {
 	home     string
 }
 
-// runSteps runs the spec's steps, then waits for its ready command, if it has one.
+// runSteps runs the spec's steps, then starts its start command (start_command.go) and waits for
+// its ready command, if it has them; the start command must still run at the end.
 func (b *Builder) runSteps(ctx context.Context, ex *execd, spec builders.TemplateSpec, logs *buildLog) error {
 	r := &stepRunner{ex: ex, logs: logs, ids: map[string]userIDs{"root": {}}, poll: b.pollInterval}
 	for _, step := range spec.BuildSteps() {
@@ -47,10 +48,17 @@ func (b *Builder) runSteps(ctx context.Context, ex *execd, spec builders.Templat
 			return builders.AtStage(builders.StageTemplateBuild, fmt.Errorf("%s: %w", step.Describe(), err))
 		}
 	}
+	started, err := r.start(ctx, spec)
+	if err != nil {
+		return builders.AtStage(builders.StageTemplateBuild, err)
+	}
 	if ready := spec.ReadyCommand(); ready != "" {
-		if err := r.waitReady(ctx, ready); err != nil {
+		if err := r.waitReady(ctx, ready, started.running); err != nil {
 			return builders.AtStage(builders.StageTemplateBuild, err)
 		}
+	}
+	if err := started.running(ctx); err != nil {
+		return builders.AtStage(builders.StageTemplateBuild, err)
 	}
 	return nil
 }
@@ -245,8 +253,9 @@ func octalDigits(stepMode string, entryMode uint32) int {
 
 // waitReady runs the ready command until it succeeds, every poll interval for at most
 // readyTimeout, as E2B does before it snapshots a template (phases/finalize/ready.go). A command the
-// image does not have (exit 127) can never succeed: that fails at once.
-func (r *stepRunner) waitReady(ctx context.Context, ready string) error {
+// image does not have (exit 127) can never succeed, nor can one whose start command ended
+// (startRunning says so): either fails at once.
+func (r *stepRunner) waitReady(ctx context.Context, ready string, startRunning func(context.Context) error) error {
 	ctx, cancel := context.WithTimeoutCause(ctx, readyTimeout, errors.New("ready command timed out"))
 	defer cancel()
 	for {
@@ -259,6 +268,9 @@ func (r *stepRunner) waitReady(ctx context.Context, ready string) error {
 			return fmt.Errorf("ready command: %w", commandFailed(ready, result, r.logs))
 		case err != nil && ctx.Err() == nil:
 			return fmt.Errorf("ready command: %w", err)
+		}
+		if err := startRunning(ctx); err != nil && ctx.Err() == nil {
+			return err
 		}
 		if err := apihttp.Sleep(ctx, r.poll); err != nil {
 			return fmt.Errorf("ready command `%s` did not succeed within %s (%w)", ready, readyTimeout, context.Cause(ctx))

@@ -29,7 +29,11 @@ func call(c opensandboxemu.ExecdCall) string {
 				env = append(env, k+"="+v)
 			}
 		}
-		return "cmd[" + c.Command.Cwd + " " + uid + " " + strings.Join(env, ",") + "] " + c.Command.Command
+		kind := "cmd"
+		if c.Command.Background {
+			kind = "start"
+		}
+		return kind + "[" + c.Command.Cwd + " " + uid + " " + strings.Join(env, ",") + "] " + c.Command.Command
 	case c.MakeDir != nil:
 		return "mkdir " + c.MakeDir.Path + " " + c.MakeDir.Owner + ":" + c.MakeDir.Group + " " + itoa(uint32(c.MakeDir.Mode))
 	}
@@ -40,7 +44,8 @@ func itoa(n uint32) string { return strconv.FormatUint(uint64(n), 10) }
 
 // TestBuildRunsEveryStepThroughExecd: each step kind reaches execd in order, with the working
 // directory, environment and user the steps before it set, as E2B's orchestrator carries them;
-// files go through execd's upload with E2B's copy semantics; the ready command runs last.
+// files go through execd's upload with E2B's copy semantics; then the start command starts,
+// detached, as root with the steps' environment, and the ready command runs last.
 func TestBuildRunsEveryStepThroughExecd(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "app", "lib"), 0o755); err != nil {
@@ -94,6 +99,7 @@ func TestBuildRunsEveryStepThroughExecd(t *testing.T) {
 		"upload /home/analyst/work/app/main.py analyst:analyst 755 print(1)\n",
 		"upload /etc/jupyter/config.py root:root 644 c = 1\n",
 		"cmd[/home/analyst/work - MPLBACKEND=Agg] python3 app/main.py",
+		"start[ - MPLBACKEND=Agg] /opt/code-interpreter/code-interpreter.sh",
 		"cmd[/home/analyst/work 1001:1001 HOME=/home/analyst,MPLBACKEND=Agg] [ -f /etc/jupyter/config.py ]",
 	}
 	if !reflect.DeepEqual(calls, want) {
@@ -107,29 +113,35 @@ func TestBuildRunsEveryStepThroughExecd(t *testing.T) {
 func TestReadyCommandRetriedBeforeTheSnapshot(t *testing.T) {
 	var mu sync.Mutex
 	tries := 0
+	const ready = "python3 -c 'import jupyter'"
 	h := newHarness(t, opensandboxemu.Options{Programs: func(cmd string) (opensandboxemu.CommandResult, bool) {
 		mu.Lock()
 		defer mu.Unlock()
+		if !strings.Contains(cmd, "import jupyter") {
+			return opensandboxemu.CommandResult{}, false
+		}
 		if tries++; tries < 3 {
 			return opensandboxemu.CommandResult{ExitCode: 1}, true
 		}
 		return opensandboxemu.CommandResult{}, true
 	}})
 	s := spec("ready")
-	s.ReadyCmd = "python3 -c 'import jupyter'"
+	s.ReadyCmd = ready
 	if got := builders.Ensure(context.Background(), h.b, s, builders.Observer{}); got.Status != builders.StatusSuccess {
 		t.Fatalf("build = %s: %s", got.Status, got.Detail)
 	}
 	var order []string
 	for _, r := range h.emu.Requests() {
 		switch {
+		case strings.HasSuffix(r.Path, "/command") && strings.Contains(string(r.Body), `"background":true`):
+			order = append(order, "start")
 		case strings.HasSuffix(r.Path, "/command"):
 			order = append(order, "ready")
 		case strings.HasSuffix(r.Path, "/snapshots") && r.Method == "POST":
 			order = append(order, "snapshot")
 		}
 	}
-	if strings.Join(order, ",") != "ready,ready,ready,snapshot" {
-		t.Errorf("order = %v, want three tries of the ready command, then the snapshot", order)
+	if strings.Join(order, ",") != "start,ready,ready,ready,snapshot" {
+		t.Errorf("order = %v, want the start command, three tries of the ready command, then the snapshot", order)
 	}
 }

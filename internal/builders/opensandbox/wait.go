@@ -10,9 +10,9 @@ import (
 )
 
 // waitRunning polls the builder sandbox until Running. Failed (or stopping on its own) is an
-// error: an image pull reason is IMAGE_PULL; anything else means the entrypoint ended, which
-// ends the sandbox (OSB components/execd/bootstrap.sh), and the error says what to set. Unknown
-// states are waited out, as the spec asks clients to tolerate them.
+// error: an image pull reason is IMAGE_PULL; anything else means its entrypoint, NeutralEntrypoint,
+// ended, which ends the sandbox (OSB components/execd/bootstrap.sh). Unknown states are waited
+// out, as the spec asks clients to tolerate them.
 func (b *Builder) waitRunning(ctx context.Context, sb builderSandbox) error {
 	for {
 		got, err := b.api.getSandbox(ctx, sb.id)
@@ -26,8 +26,8 @@ func (b *Builder) waitRunning(ctx context.Context, sb builderSandbox) error {
 			if builders.IsImagePullFailure(got.Status.Reason, got.Status.Message) {
 				return builders.AtStage(builders.StageImagePull, fmt.Errorf("builder sandbox %s is %s%s", sb.id, got.Status.State, describe(got.Status)))
 			}
-			return builders.AtStage(builders.StageTemplateCreate, fmt.Errorf("builder sandbox %s ended (%s%s): %s",
-				sb.id, got.Status.State, describe(got.Status), endedHint(sb.startCmd, sb.defaulted)))
+			return builders.AtStage(builders.StageTemplateCreate, fmt.Errorf("builder sandbox %s ended (%s%s), although its entrypoint was %s",
+				sb.id, got.Status.State, describe(got.Status), strings.Join(NeutralEntrypoint, " ")))
 		}
 		if err := apihttp.Sleep(ctx, b.pollInterval); err != nil {
 			return builders.AtStage(builders.StageTemplateCreate, fmt.Errorf("waiting for builder sandbox %s to run: %w", sb.id, err))

@@ -1,7 +1,9 @@
 package e2bemu
 
 import (
+	"context"
 	"fmt"
+	"maps"
 	"net/http"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/sandboxos"
@@ -11,12 +13,19 @@ import (
 const sandboxEnvdVersion = "0.2.0"
 
 // sandbox is a running sandbox: nothing runs, but it remembers the build it started from, which is
-// what a consumer of a template reference really gets, and the filesystem that build left.
+// what a consumer of a template reference really gets, the filesystem that build left, and what
+// envd runs its processes with (RunInSandbox).
 type sandbox struct {
 	id      string
 	tmpl    *tmpl
 	buildID string
 	machine *sandboxos.Machine // the filesystem the build left (and what its start command started)
+	// user and workdir are the template's: the last USER and WORKDIR of its steps
+	// (phases/finalize/builder.go:155-181 gives them to envd as its defaults).
+	user, workdir string
+	// envVars are the create request's, all of the environment envd adds (handlers/sandbox_create.go:153,
+	// envd/internal/api/init.go:268-271 ReplaceUserVars): a template's ENV steps are build-time only.
+	envVars map[string]string
 }
 
 // SandboxInfo is what the emulator holds for a sandbox: the template and build it started from.
@@ -48,9 +57,10 @@ func (s *Server) createSandbox(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, refused)
 		return
 	}
-	sbx := &sandbox{id: "i" + newID()[:19], tmpl: t, buildID: b.id}
+	sbx := &sandbox{id: "i" + newID()[:19], tmpl: t, buildID: b.id, envVars: maps.Clone(req.EnvVars)}
 	if m := b.plan.final.machine; m != nil {
 		sbx.machine = m.Snapshot()
+		sbx.user, sbx.workdir = b.plan.final.ctx.user, b.plan.final.ctx.workdir
 	}
 	if s.sandboxes == nil {
 		s.sandboxes = map[string]*sandbox{}
@@ -96,4 +106,19 @@ func (s *Server) Sandbox(id string) (SandboxInfo, bool) {
 		return SandboxInfo{}, false
 	}
 	return SandboxInfo{SandboxID: sbx.id, TemplateID: sbx.tmpl.id, BuildID: sbx.buildID}, true
+}
+
+// RunInSandbox runs command in a running sandbox as envd runs a process the SDK starts
+// (commands.run): `/bin/bash -l -c` as the template's user, in its working directory, with the
+// create request's envVars as the only environment added to the user's; false for a sandbox of a
+// seeded template, which has no filesystem.
+func (s *Server) RunInSandbox(id, command string) (sandboxos.Result, bool) {
+	s.mu.Lock()
+	sbx := s.sandboxes[id]
+	s.mu.Unlock()
+	if sbx == nil || sbx.machine == nil {
+		return sandboxos.Result{}, false
+	}
+	return sbx.machine.Exec(context.Background(), []string{"/bin/bash", "-l", "-c", command},
+		sandboxos.Process{User: sbx.user, Dir: sbx.workdir, Env: sbx.envVars}), true
 }

@@ -158,7 +158,8 @@ type templateBuildFileUpload struct {
 
 // newSandbox is NewSandbox (and NewSandboxV2): only the template reference matters here.
 type newSandbox struct {
-	TemplateID string `json:"templateID"`
+	TemplateID string            `json:"templateID"`
+	EnvVars    map[string]string `json:"envVars"` // the sandbox's environment (envd init.go), not the template's ENV
 }
 
 type createdSandbox struct {

@@ -22,7 +22,7 @@ func (s *Server) runInSandbox(ctx context.Context, sb *Sandbox, req runCommandRe
 		env = map[string]string{}
 	}
 	maps.Copy(env, req.Envs)
-	p := sandboxos.Process{Dir: req.Cwd, Env: env, Override: s.override()}
+	p := sandboxos.Process{Dir: req.Cwd, Env: env, Override: s.override(), Service: req.Background}
 	if p.Dir == "" {
 		p.Dir = orRoot(sb.machine.Image().Workdir)
 	}
@@ -35,7 +35,7 @@ func (s *Server) runInSandbox(ctx context.Context, sb *Sandbox, req runCommandRe
 		}
 	}
 	r := sb.machine.Run(ctx, *req.Command, p)
-	return CommandResult{ExitCode: r.ExitCode, Stdout: splitOutput(r.Stdout), Stderr: splitOutput(r.Stderr)}
+	return CommandResult{ExitCode: r.ExitCode, Stdout: splitOutput(r.Stdout), Stderr: splitOutput(r.Stderr), Serving: r.Serving}
 }
 
 func orRoot(dir string) string {

@@ -115,7 +115,7 @@ func callViews(calls []ExecdCall) []map[string]any {
 		switch {
 		case c.Command != nil:
 			views = append(views, map[string]any{"command": c.Command.Command, "cwd": c.Command.Cwd, "uid": c.Command.UID,
-				"gid": c.Command.GID, "envs": c.Command.Envs})
+				"gid": c.Command.GID, "envs": c.Command.Envs, "background": c.Command.Background})
 		case c.MakeDir != nil:
 			views = append(views, map[string]any{"mkdir": c.MakeDir.Path, "owner": c.MakeDir.Owner, "group": c.MakeDir.Group, "mode": c.MakeDir.Mode})
 		default:

@@ -54,6 +54,9 @@ type runCommandRequest struct {
 	GID     *uint32           `json:"gid"`
 	Envs    map[string]string `json:"envs"`
 	Timeout *int64            `json:"timeout"`
+	// Background detaches the command: the stream carries only its init event (its id), and
+	// GET /command/status/{id} and /command/{id}/logs tell how it runs (background.go).
+	Background bool `json:"background"`
 }
 
 // runCommand answers POST /command with execd's stream: one JSON event per block, each followed
@@ -83,13 +86,14 @@ func (s *Server) runCommand(w http.ResponseWriter, r *http.Request, sb *Sandbox)
 		writeError(w, http.StatusBadRequest, "INVALID_REQUEST_BODY", "invalid request, validation error "+problem)
 		return
 	}
-	cmd := Command{Command: *req.Command, Cwd: req.Cwd, UID: req.UID, GID: req.GID, Envs: req.Envs, Timeout: req.Timeout}
+	cmd := Command{Command: *req.Command, Cwd: req.Cwd, UID: req.UID, GID: req.GID, Envs: req.Envs, Timeout: req.Timeout, Background: req.Background}
 	sb.Commands = append(sb.Commands, cmd)
 	sb.Calls = append(sb.Calls, ExecdCall{Command: &cmd})
 	id := fmt.Sprintf("cmd-%s-%d", sb.ID, len(sb.Commands))
 	s.mu.Unlock()
 
 	result := s.runInSandbox(r.Context(), sb, req)
+	s.recordStatus(sb, id, cmd, result)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
 	event := func(v map[string]any) {
@@ -98,6 +102,9 @@ func (s *Server) runCommand(w http.ResponseWriter, r *http.Request, sb *Sandbox)
 		_, _ = w.Write(append(b, '\n', '\n'))
 	}
 	event(map[string]any{"type": "init", "text": id})
+	if req.Background {
+		return // OSB web/controller/command.go: a detached command's stream ends after its init
+	}
 	for _, line := range result.Stdout {
 		event(map[string]any{"type": "stdout", "text": line})
 	}

@@ -77,6 +77,7 @@ type CommandResult struct {
 	ExitCode int      `json:"exitCode"`
 	Stdout   []string `json:"stdout"`
 	Stderr   []string `json:"stderr"`
+	Serving  bool     `json:"-"` // a detached command that keeps running
 }
 
 func (o Options) creatingPolls() int { return defaultIfZero(o.CreatingPolls, 1) }

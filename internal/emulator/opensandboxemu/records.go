@@ -30,7 +30,8 @@ type Sandbox struct {
 	accessToken string
 	runsImage   string // the image the container runs: its own, or its snapshot's
 	exit        *pendingExit
-	machine     *sandboxos.Machine // its root filesystem (sandbox_fs.go): the image's, or its snapshot's
+	machine     *sandboxos.Machine       // its root filesystem (sandbox_fs.go): the image's, or its snapshot's
+	statuses    map[string]commandStatus // execd's record of each command, by id (background.go)
 }
 
 // pendingExit is an entrypoint's end that requests have not seen yet (Options.EntrypointExitsAfter).
@@ -47,6 +48,9 @@ type Command struct {
 	GID     *uint32
 	Envs    map[string]string
 	Timeout *int64
+	// Background: sent detached (execd's background); it runs as an entrypoint does, so a program
+	// that serves keeps running.
+	Background bool
 }
 
 // ExecdCall is one execd request that changes the sandbox, as received: exactly one field is set.

@@ -111,6 +111,7 @@ func (s *Server) routes() {
 	})
 	s.mux.HandleFunc("GET /execd/{sandboxId}/ping", s.execd(s.ping))
 	s.mux.HandleFunc("POST /execd/{sandboxId}/command", s.execd(s.runCommand))
+	s.mux.HandleFunc("GET /execd/{sandboxId}/command/{first}/{second}", s.execd(s.commandRecord))
 	s.mux.HandleFunc("POST /execd/{sandboxId}/directories", s.execd(s.makeDirs))
 	s.mux.HandleFunc("POST /execd/{sandboxId}/files/upload", s.execd(s.uploadFiles))
 	s.controlRoutes()
