@@ -88,7 +88,8 @@ var (
 	stepSets = [][]buildStep{nil, {aptStep("ffmpeg")}, {envStep("MPLBACKEND", "Agg"), runStep("python3 -c 'import os'")},
 		{aptStep("ffmpeg"), envStep("MPLBACKEND", "Agg")}, {runStep("definitely-not-installed --version")},
 		{runStep("echo one"), runStep("false")}, {envStep("A", "1"), runStep("exit 3")}, {runStep("test -n \"$HOME\" && false")},
-		{userStep("analyst"), runStep("id -un")}, {aptStep("ffmpeg"), userStep("analyst"), envStep("MPLBACKEND", "Agg")}}
+		{userStep("analyst"), runStep("id -un")}, {aptStep("ffmpeg"), userStep("analyst"), envStep("MPLBACKEND", "Agg")},
+		{userStep("analyst"), runStep(`test "$(id -un)" = analyst`)}}
 	buildTimeouts  = []string{"1s", "2s", "5s", "5s", "20s"}
 	buildDurations = []string{"0s", "300ms", "800ms", "1500ms", "3s"}
 	signalDelays   = []string{"0s", "0s", "200ms", "700ms"}
@@ -228,12 +229,13 @@ func (g *generator) onTag(verb string) (step, bool) {
 	return step{Verb: verb, Arg: pick(g, tagged)}, true
 }
 
-// inputEdit changes one build input of key k to another value, given the edits the step already
-// makes. On E2B a user step never goes with the default start command: E2B runs it as the last
-// USER, who has no sudo, and the provider refuses that at plan.
-func (g *generator) inputEdit(k string, pending map[string]json.RawMessage) (string, any) {
+// inputEdit changes one build input of key k to another value, adding the edit to edits (which
+// holds the step's other edits). On E2B a user step never goes with the default start command: E2B
+// runs it as the last USER, who has no sudo, and the provider refuses that at plan; so steps with a
+// user step come with a start command of their own, and the start command stays set while they do.
+func (g *generator) inputEdit(k string, edits map[string]json.RawMessage) {
 	edited := g.cfg.clone()
-	_ = edited.apply(pending)
+	_ = edited.apply(edits)
 	t := edited[k]
 	fields := []string{"image", "packages", "start_cmd", "rebuild_triggers", "rebuild_triggers", "steps", "steps"}
 	if t.Backend == backendE2B {
@@ -260,13 +262,17 @@ func (g *generator) inputEdit(k string, pending map[string]json.RawMessage) (str
 		default:
 			v = pick(g, triggerSets)
 		}
-		if t.Backend == backendE2B && (field == "start_cmd" && v == (*string)(nil) && switchesUser(t.Steps) ||
-			field == "steps" && t.StartCmd == nil && switchesUser(v.([]buildStep))) {
+		if t.Backend == backendE2B && field == "start_cmd" && v == (*string)(nil) && switchesUser(t.Steps) {
 			continue
 		}
-		if was, _ := json.Marshal(fieldOf(t, field)); string(was) != string(mustJSON(v)) {
-			return k + "." + field, v
+		if was, _ := json.Marshal(fieldOf(t, field)); string(was) == string(mustJSON(v)) {
+			continue
 		}
+		edits[k+"."+field] = mustJSON(v)
+		if t.Backend == backendE2B && field == "steps" && t.StartCmd == nil && switchesUser(v.([]buildStep)) {
+			edits[k+".start_cmd"] = mustJSON(pick(g, slices.DeleteFunc(slices.Clone(startCmds), func(c *string) bool { return c == nil })))
+		}
+		return
 	}
 }
 
@@ -289,8 +295,7 @@ func mustJSON(v any) json.RawMessage {
 func (g *generator) changeInput() (step, bool) {
 	s := step{Verb: verbApply, Edits: map[string]json.RawMessage{}}
 	for range 1 + g.rng.IntN(2) {
-		name, v := g.inputEdit(g.key(), s.Edits)
-		s.Edits[name] = mustJSON(v)
+		g.inputEdit(g.key(), s.Edits)
 	}
 	return s, true
 }
@@ -325,8 +330,7 @@ func (g *generator) changeRelease() (step, bool) {
 		s.Edits[k+".tags"] = mustJSON(pick(g, tagSets))
 	}
 	if g.rng.IntN(3) == 0 {
-		name, v := g.inputEdit(k, s.Edits)
-		s.Edits[name] = mustJSON(v)
+		g.inputEdit(k, s.Edits)
 	}
 	return s, true
 }
@@ -350,8 +354,8 @@ func (g *generator) secondDir() (step, bool) {
 	k := g.key()
 	s := step{Verb: verbSecondDir, Arg: k}
 	if g.rng.IntN(2) == 0 { // this directory changes that template at the same time
-		name, v := g.inputEdit(k, nil)
-		s.Edits = map[string]json.RawMessage{name: mustJSON(v)}
+		s.Edits = map[string]json.RawMessage{}
+		g.inputEdit(k, s.Edits)
 	}
 	return s, true
 }
