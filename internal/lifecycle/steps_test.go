@@ -269,7 +269,7 @@ func (g *generator) inputEdit(k string, edits map[string]json.RawMessage) {
 			continue
 		}
 		edits[k+"."+field] = mustJSON(v)
-		if t.Backend == backendE2B && field == "steps" && t.StartCmd == nil && switchesUser(v.([]buildStep)) {
+		if steps, ok := v.([]buildStep); ok && t.Backend == backendE2B && t.StartCmd == nil && switchesUser(steps) {
 			edits[k+".start_cmd"] = mustJSON(pick(g, slices.DeleteFunc(slices.Clone(startCmds), func(c *string) bool { return c == nil })))
 		}
 		return
