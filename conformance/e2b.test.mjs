@@ -210,6 +210,17 @@ test("the orchestrator's pull failures: no login, a wrong one, a missing reposit
   await Template.build(Template().fromImage("registry.test/team/app:1", login), "conf-pull");
 });
 
+test("a cached base is not pulled: wrong credentials build until a build with skipCache pulls", async () => {
+  // The base layer's key holds the image's name, not its credentials (phases/base/hash.go); only a
+  // base that is built is pulled (core/rootfs/rootfs.go). The test above built registry.test/team/app:1.
+  const wrong = { username: "robot", password: "rotated-and-wrong" };
+  const logs = [];
+  await Template.build(Template().fromImage("registry.test/team/app:1", wrong), "conf-pull-cached", { onBuildLogs: (e) => logs.push(e.message) });
+  assert.ok(logs.some((l) => l.includes("CACHED [base] FROM registry.test/team/app:1")), logs.join("\n"));
+  await assert.rejects(Template.build(Template().fromImage("registry.test/team/app:1", wrong), "conf-pull-cached", { skipCache: true }),
+    (err) => err instanceof BuildError && err.message.startsWith("access denied to 'registry.test/team/app:1'"));
+});
+
 test("an empty fromImage is refused as E2B does: 202, then the build fails at base", async () => {
   const client = api();
   const created = await client.POST("/v3/templates", { body: { name: "conf-empty" } });

@@ -26,6 +26,7 @@ variable "templates" {
       run = optional(object({ command = string }))
       apt = optional(object({ packages = list(string) }))
       env = optional(map(string))
+      user = optional(string)
     })))
     tags             = optional(set(string))
     candidate        = optional(bool)
@@ -84,7 +85,8 @@ type buildStep struct {
 	Apt *struct {
 		Packages []string `json:"packages"`
 	} `json:"apt,omitempty"`
-	Env map[string]string `json:"env,omitempty"`
+	Env  map[string]string `json:"env,omitempty"`
+	User *string           `json:"user,omitempty"`
 }
 
 type timeouts struct {

@@ -23,6 +23,7 @@ const (
 	invCandidate  = "a candidate build never goes live by itself, and each tag a record names starts its build"
 	invStepFinish = "every CLI run finishes, and the emulator answers"
 	invTagDrift   = "a tag of a record moved or removed outside Terraform shows as drift (a refresh-only plan), and the plan points it back"
+	invPull       = "a template whose image no registry has is never recorded SUCCESS or SKIPPED, and its failure is at IMAGE_PULL"
 )
 
 type violation struct{ invariant, detail string }
@@ -40,7 +41,7 @@ var crashed = regexp.MustCompile(`(?m)^panic: |CRASH !!!|plugin crashed|panic in
 func (s *sequence) check(out *outcome, builtBefore map[string]madeFrom) []violation {
 	var vs []violation
 	add := func(inv, format string, args ...any) { vs = append(vs, violation{inv, fmt.Sprintf(format, args...)}) }
-	recorded := map[string]bool{}
+	recorded, earlier := map[string]bool{}, s.prior
 	for _, d := range append([]*workdir{s.dirs[0]}, out.checked...) {
 		state, err := d.readState()
 		if err != nil {
@@ -66,6 +67,13 @@ func (s *sequence) check(out *outcome, builtBefore map[string]madeFrom) []violat
 		}
 		for _, key := range slices.Sorted(maps.Keys(p.prior)) {
 			i := p.prior[key]
+			// A failure's stage is judged when the step made it, and not when another directory applied
+			// the template at once: its replacement deletes the template this one builds, and its build
+			// start cancels this one's build.
+			judgeStage := key != out.concurrent && (d != s.dirs[0] || !sameOutcome(earlier[key], i))
+			if problem := pullProblem(i, judgeStage); problem != "" {
+				add(invPull, "%s: %s: %s", d.name, key, problem)
+			}
 			switch i.status() {
 			case "FAILED", statusBuilding, statusSuperseded:
 				if p.changes[key] == nil {
@@ -124,6 +132,35 @@ func (s *sequence) check(out *outcome, builtBefore map[string]madeFrom) []violat
 func adoptedUnverified(i instance) bool {
 	detail, _ := i.Attributes["detail"].(string)
 	return i.template().Backend == backendOpenSandbox && strings.HasPrefix(detail, "imported")
+}
+
+// pullProblem tells what is untrue in a record of a template from typoImage: only a failure can be
+// recorded, and (when judgeStage) at IMAGE_PULL, unless the wait for it ended first (TIMEOUT,
+// CANCELLED) or the harness failed the build before its pull (failNext on E2B).
+func pullProblem(i instance, judgeStage bool) string {
+	if i.template().Image != typoImage {
+		return ""
+	}
+	stage, _ := i.Attributes["stage"].(string)
+	detail, _ := i.Attributes["detail"].(string)
+	switch status := i.status(); {
+	case status == "SUCCESS" || status == "SKIPPED":
+		return fmt.Sprintf("recorded %s (%s) from %s, which no registry has", status, detail, typoImage)
+	case status != "FAILED", !judgeStage, stage == "IMAGE_PULL", stage == "TIMEOUT", stage == "CANCELLED", strings.Contains(detail, injectedFailure):
+		return ""
+	default:
+		return fmt.Sprintf("recorded FAILED at stage %s (%s), want IMAGE_PULL", stage, detail)
+	}
+}
+
+// sameOutcome tells whether two records say the same about their last build.
+func sameOutcome(a, b instance) bool {
+	for _, attr := range []string{"status", "stage", "detail", "build_id"} {
+		if fmt.Sprint(a.Attributes[attr]) != fmt.Sprint(b.Attributes[attr]) {
+			return false
+		}
+	}
+	return true
 }
 
 // statusBuilding is what state holds while a create waits for its build: a retry is due too.
@@ -305,6 +342,8 @@ func e2bDifferences(rec template, served *e2bServed) []string {
 				pairs = append(pairs, st.Args[i]+"="+st.Args[i+1])
 			}
 			made = append(made, "env "+strings.Join(pairs, " "))
+		case st.Type == "USER" && len(st.Args) > 0:
+			made = append(made, "user "+st.Args[0])
 		case st.Type == "RUN" && len(st.Args) > 0:
 			made = append(made, commandStep(st.Args[0]))
 		}
@@ -331,7 +370,7 @@ func osbDifferences(rec template, served *osbServed) []string {
 	for _, c := range commands {
 		made = append(made, commandStep(c))
 	}
-	d.steps(rec.Steps, made, false) // env is no command there: each later command gets it
+	d.steps(rec.Steps, made, false) // env and user are no commands there: each later command gets them
 	if served.Sandbox == nil {
 		return append(d, "the served snapshot "+served.ID+" was taken from no sandbox a client created")
 	}
@@ -353,8 +392,9 @@ func osbDifferences(rec template, served *osbServed) []string {
 type differences []string
 
 // steps checks that the recorded steps are, in order, among the steps that made the served build
-// (made, as commandStep writes them; the builder's own steps may come between).
-func (d *differences) steps(recorded []buildStep, made []string, withEnv bool) {
+// (made, as commandStep writes them; the builder's own steps may come between). withSteps: env and
+// user are steps of their own (E2B's ENV and USER), not settings of later commands.
+func (d *differences) steps(recorded []buildStep, made []string, withSteps bool) {
 	var want []string
 	for _, st := range recorded {
 		switch {
@@ -362,7 +402,9 @@ func (d *differences) steps(recorded []buildStep, made []string, withEnv bool) {
 			want = append(want, "run "+st.Run.Command)
 		case st.Apt != nil:
 			want = append(want, "apt "+strings.Join(st.Apt.Packages, " "))
-		case st.Env != nil && withEnv:
+		case st.User != nil && withSteps:
+			want = append(want, "user "+*st.User)
+		case st.Env != nil && withSteps:
 			var pairs []string
 			for _, k := range slices.Sorted(maps.Keys(st.Env)) {
 				pairs = append(pairs, k+"="+st.Env[k])

@@ -57,6 +57,9 @@ type outcome struct {
 	// any inputs: its snapshots record none): whichever applied last, the other's refresh finds it
 	// SUPERSEDED and plans its rebuild (README).
 	contested string
+	// concurrent is the key two directories applied at once, with any inputs: one's replacement may
+	// delete the template the other builds, one's build start cancels the other's build.
+	concurrent string
 	// refreshOnly is the refresh-only plan a step that moved a tag off its record's build ran:
 	// before any apply points it back, the refresh must show the drift.
 	refreshOnly *run
@@ -227,12 +230,14 @@ func (s *sequence) interrupt(out *outcome, st step) error {
 // POST /sandboxes/{id}/snapshots, and not the sandbox create.
 const osbSnapshotPrefix = "/sandboxes/sbx-"
 
+// injectedFailure is the reason of an E2B build failNext fails, before it pulls anything.
+const injectedFailure = "failed to run command 'pip install': exit status 1"
+
 // failNext makes the next build of t fail: on E2B as a failed step does; on OpenSandbox the
 // package install (or, with no packages, the snapshot) answers an error.
 func (s *sequence) failNext(t template) error {
 	if t.Backend == backendE2B {
-		return s.emu.e2bControl("fail-build", map[string]string{"template": t.TemplateID,
-			"reason": "failed to run command 'pip install': exit status 1", "step": "1"})
+		return s.emu.e2bControl("fail-build", map[string]string{"template": t.TemplateID, "reason": injectedFailure, "step": "1"})
 	}
 	if len(t.Packages) > 0 {
 		return s.emu.osbFault("/execd/", 500, "")
@@ -281,6 +286,7 @@ func (s *sequence) secondDir(out *outcome, key string, t template, state map[str
 	if err != nil {
 		return err
 	}
+	out.concurrent = key
 	if t.inputs().key() != s.cfg[key].inputs().key() || t.Backend == backendOpenSandbox {
 		out.contested = key
 	}

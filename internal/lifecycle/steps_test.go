@@ -68,20 +68,28 @@ func parseStep(line string) (step, error) {
 }
 
 // The values the generator draws from. Images are code-interpreter images the emulators'
-// catalogues know, plus, last, one plain image on which the default start command fails (the
-// mistake a new user makes first).
+// catalogues know (a sequence starts with those), then images on which the default start command
+// fails (the mistake a new user makes first): a Debian one, an Alpine one (apt exits 127 there),
+// a Node one (no pip), and, drawn twice as often, a typo no registry has, which fails at IMAGE_PULL.
 var (
-	e2bImages   = []string{"e2bdev/code-interpreter:latest", "e2bdev/code-interpreter:v1.5.2", "e2bdev/code-interpreter:latest", "python:3.12-slim"}
-	osbImages   = []string{"opensandbox/code-interpreter:v1.1.0", "opensandbox/code-interpreter:v1.2.0", "opensandbox/code-interpreter:v1.1.0", "python:3.12"}
-	packageSets = [][]string{nil, {"numpy"}, {"pandas==2.2.3"}, {"numpy", "requests>=2"}}
-	startCmds   = []*string{nil, nil, ptr(""), ptr("python3 -m http.server 8080")}
-	readyCmds   = []*string{nil, nil, ptr("sleep 1")}
-	cpuCounts   = []*int{nil, ptr(1), ptr(2), ptr(4)}
-	memorySizes = []*int{nil, ptr(512), ptr(2048)}
-	triggerSets = []map[string]string{nil, {"requirements": "h1"}, {"requirements": "h2"}}
-	tagSets     = [][]string{nil, {"v1"}, {"v1", "stable"}, {"v2"}}
-	stepSets    = [][]buildStep{nil, {aptStep("ffmpeg")}, {envStep("MPLBACKEND", "Agg"), runStep("python3 -c 'import os'")},
-		{aptStep("ffmpeg"), envStep("MPLBACKEND", "Agg")}, {runStep("definitely-not-installed --version")}}
+	e2bCodeInterpreters = []string{"e2bdev/code-interpreter:latest", "e2bdev/code-interpreter:v1.5.2", "e2bdev/code-interpreter:latest", "e2bdev/code-interpreter:latest"}
+	osbCodeInterpreters = []string{"opensandbox/code-interpreter:v1.1.0", "opensandbox/code-interpreter:v1.2.0", "opensandbox/code-interpreter:v1.1.0", "opensandbox/code-interpreter:v1.1.0"}
+	e2bImages           = append(slices.Clone(e2bCodeInterpreters), "python:3.12-slim", "python:3.12-alpine", "node:20", typoImage, typoImage)
+	osbImages           = append(slices.Clone(osbCodeInterpreters), "python:3.12", "python:3.12-alpine", "node:20", typoImage, typoImage)
+	packageSets         = [][]string{nil, {"numpy"}, {"pandas==2.2.3"}, {"numpy", "requests>=2"}}
+	startCmds           = []*string{nil, nil, ptr(""), ptr("python3 -m http.server 8080")}
+	readyCmds           = []*string{nil, nil, ptr("sleep 1")}
+	cpuCounts           = []*int{nil, ptr(1), ptr(2), ptr(4)}
+	memorySizes         = []*int{nil, ptr(512), ptr(2048)}
+	triggerSets         = []map[string]string{nil, {"requirements": "h1"}, {"requirements": "h2"}}
+	tagSets             = [][]string{nil, {"v1"}, {"v1", "stable"}, {"v2"}}
+	// Steps: some build, some fail midway (a command that exits non-zero after others ran), some
+	// switch to another user for what follows.
+	stepSets = [][]buildStep{nil, {aptStep("ffmpeg")}, {envStep("MPLBACKEND", "Agg"), runStep("python3 -c 'import os'")},
+		{aptStep("ffmpeg"), envStep("MPLBACKEND", "Agg")}, {runStep("definitely-not-installed --version")},
+		{runStep("echo one"), runStep("false")}, {envStep("A", "1"), runStep("exit 3")}, {runStep("test -n \"$HOME\" && false")},
+		{userStep("analyst"), runStep("id -un")}, {aptStep("ffmpeg"), userStep("analyst"), envStep("MPLBACKEND", "Agg")},
+		{userStep("analyst"), runStep(`test "$(id -un)" = analyst`)}}
 	buildTimeouts  = []string{"1s", "2s", "5s", "5s", "20s"}
 	buildDurations = []string{"0s", "300ms", "800ms", "1500ms", "3s"}
 	signalDelays   = []string{"0s", "0s", "200ms", "700ms"}
@@ -97,6 +105,16 @@ func aptStep(packages ...string) (s buildStep) {
 }
 
 func envStep(name, value string) buildStep { return buildStep{Env: map[string]string{name: value}} }
+
+func userStep(name string) buildStep { return buildStep{User: &name} }
+
+// typoImage is python:3.12 misspelt: a repository Docker Hub does not have.
+const typoImage = "pyhton:3.12"
+
+// switchesUser tells whether steps has a user step.
+func switchesUser(steps []buildStep) bool {
+	return slices.ContainsFunc(steps, func(s buildStep) bool { return s.User != nil })
+}
 
 func runStep(command string) (s buildStep) {
 	s.Run = &struct {
@@ -211,9 +229,14 @@ func (g *generator) onTag(verb string) (step, bool) {
 	return step{Verb: verb, Arg: pick(g, tagged)}, true
 }
 
-// inputEdit changes one build input of key k to another value.
-func (g *generator) inputEdit(k string) (string, any) {
-	t := g.cfg[k]
+// inputEdit changes one build input of key k to another value, adding the edit to edits (which
+// holds the step's other edits). On E2B a user step never goes with the default start command: E2B
+// runs it as the last USER, who has no sudo, and the provider refuses that at plan; so steps with a
+// user step come with a start command of their own, and the start command stays set while they do.
+func (g *generator) inputEdit(k string, edits map[string]json.RawMessage) {
+	edited := g.cfg.clone()
+	_ = edited.apply(edits)
+	t := edited[k]
 	fields := []string{"image", "packages", "start_cmd", "rebuild_triggers", "rebuild_triggers", "steps", "steps"}
 	if t.Backend == backendE2B {
 		fields = append(fields, "ready_cmd", "cpu_count", "memory_mb")
@@ -239,9 +262,17 @@ func (g *generator) inputEdit(k string) (string, any) {
 		default:
 			v = pick(g, triggerSets)
 		}
-		if was, _ := json.Marshal(fieldOf(t, field)); string(was) != string(mustJSON(v)) {
-			return k + "." + field, v
+		if t.Backend == backendE2B && field == "start_cmd" && v == (*string)(nil) && switchesUser(t.Steps) {
+			continue
 		}
+		if was, _ := json.Marshal(fieldOf(t, field)); string(was) == string(mustJSON(v)) {
+			continue
+		}
+		edits[k+"."+field] = mustJSON(v)
+		if steps, ok := v.([]buildStep); ok && t.Backend == backendE2B && t.StartCmd == nil && switchesUser(steps) {
+			edits[k+".start_cmd"] = mustJSON(pick(g, slices.DeleteFunc(slices.Clone(startCmds), func(c *string) bool { return c == nil })))
+		}
+		return
 	}
 }
 
@@ -264,8 +295,7 @@ func mustJSON(v any) json.RawMessage {
 func (g *generator) changeInput() (step, bool) {
 	s := step{Verb: verbApply, Edits: map[string]json.RawMessage{}}
 	for range 1 + g.rng.IntN(2) {
-		name, v := g.inputEdit(g.key())
-		s.Edits[name] = mustJSON(v)
+		g.inputEdit(g.key(), s.Edits)
 	}
 	return s, true
 }
@@ -300,8 +330,7 @@ func (g *generator) changeRelease() (step, bool) {
 		s.Edits[k+".tags"] = mustJSON(pick(g, tagSets))
 	}
 	if g.rng.IntN(3) == 0 {
-		name, v := g.inputEdit(k)
-		s.Edits[name] = mustJSON(v)
+		g.inputEdit(k, s.Edits)
 	}
 	return s, true
 }
@@ -325,8 +354,8 @@ func (g *generator) secondDir() (step, bool) {
 	k := g.key()
 	s := step{Verb: verbSecondDir, Arg: k}
 	if g.rng.IntN(2) == 0 { // this directory changes that template at the same time
-		name, v := g.inputEdit(k)
-		s.Edits = map[string]json.RawMessage{name: mustJSON(v)}
+		s.Edits = map[string]json.RawMessage{}
+		g.inputEdit(k, s.Edits)
 	}
 	return s, true
 }
@@ -358,7 +387,7 @@ func (g *generator) addTemplate(edits map[string]json.RawMessage, backend string
 	g.keys++
 	images := map[string][]string{backendE2B: e2bImages, backendOpenSandbox: osbImages}[backend]
 	if !anyImage {
-		images = images[:len(images)-1]
+		images = map[string][]string{backendE2B: e2bCodeInterpreters, backendOpenSandbox: osbCodeInterpreters}[backend]
 	}
 	t := template{Backend: backend, TemplateID: "lc-" + k, Image: pick(g, images), Packages: pick(g, packageSets),
 		RebuildTriggers: pick(g, triggerSets), Timeouts: ptr(g.timeouts())}

@@ -26,7 +26,9 @@
 //     the build at step "base"; two sources or none answer 500; an empty fromImage fails at "base";
 //   - pulls (registries.go): the private registry registry.test lets only its login pull and fails
 //     a build at "base" with the orchestrator's words for UNAUTHORIZED, NAME_UNKNOWN and
-//     MANIFEST_UNKNOWN; every other image pulls;
+//     MANIFEST_UNKNOWN; other images pull as sandboxos's catalogue resolves them. Only a base
+//     layer that is built pulls: a cached base (keyed on the image's name, never its credentials:
+//     phases/base/hash.go) is not pulled, so its credentials are not checked until force;
 //   - build layers (layers.go): base, default user, one per step, each keyed as the orchestrator
 //     keys it (phases/steps/hash.go) and taken from the team's cache when an earlier build made it,
 //     logged "CACHED [builder 2/3] RUN ... [key]"; force on the build or a step rebuilds that step

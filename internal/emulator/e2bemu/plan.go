@@ -65,12 +65,6 @@ func (s *Server) planBuild(t *tmpl, req TemplateBuildStartV2, base baseTemplate)
 		o.failAt(step, "", reason)
 		return o
 	}
-	if req.FromImage != nil {
-		if reason := pullFailure(*req.FromImage, req.FromImageRegistry); reason != "" {
-			o.failAt("base", "", reason)
-			return o
-		}
-	}
 	st, ok := s.runSteps(&o, req, base)
 	if !ok {
 		return o
@@ -142,10 +136,17 @@ func (o *outcome) keep(l LayerInfo, st layerState) {
 	}
 }
 
-// baseState is the base phase: a pulled and provisioned image, or the base template's filesystem.
+// baseState is the base phase when its layer is not cached: a pulled and provisioned image, or the
+// base template's filesystem. Only here is the image pulled, so only here are the registry's
+// credentials checked: a cached base (its key holds the image's name and no credentials,
+// phases/base/hash.go) is taken as it is and nothing is pulled (phases/phase.go runPhase returns a
+// cached layer before Build; core/rootfs/rootfs.go CreateExt4Filesystem, the pull, runs in Build).
 func (s *Server) baseState(req TemplateBuildStartV2, base baseTemplate) (layerState, string) {
 	if req.FromImage == nil {
 		return base.state.clone(), ""
+	}
+	if reason := pullFailure(*req.FromImage, req.FromImageRegistry); reason != "" {
+		return layerState{}, reason
 	}
 	img, pullErr := s.catalogue.Resolve(*req.FromImage)
 	if pullErr != nil {
