@@ -6,11 +6,13 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
-// maxRedirects is Go's own limit, which the SDK's client drops: it follows every 307 and 308, so
-// a GET answered by a 307 to itself looped until the request's deadline.
-const maxRedirects = 10
+// maxRedirects is the limit every API client here keeps (Go's own), which the SDK's client drops:
+// it follows every 307 and 308, so a GET answered by a 307 to itself looped until the deadline.
+const maxRedirects = apihttp.MaxRedirects
 
 // boundedRedirects is c (the SDK's default client when nil) with at most maxRedirects redirects a
 // request, on top of the SDK's own check (only 307 and 308, the session token kept to one host).

@@ -5,12 +5,14 @@ import (
 	"net/http"
 	"net/url"
 	"sync/atomic"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 )
 
 // maxRedirects bounds the redirects one digest check follows, all its requests together: Go's
 // own limit per request, which go-containerregistry's client for manifests replaces with none,
 // so that a manifest answering 302 to itself made one check send requests until its timeout.
-const maxRedirects = 10
+const maxRedirects = apihttp.MaxRedirects
 
 // redirectBudget sits under go-containerregistry's clients and counts the requests they send
 // because of a redirect (http.Client sets their Response); past maxRedirects it sends no more.
