@@ -35,8 +35,10 @@
 //     and every one after it (builder.go forceSteps); a step that is built is checked as its command
 //     checks it (step_commands.go: ENV needs key/value pairs, COPY an uploaded filesHash, unknown
 //     types fail), and layer files uploaded for COPY steps are the team's, whatever the template;
-//   - a small image catalogue (catalogue.go): a RUN step or start command whose program the image
-//     lacks fails the build as E2B's does (exit status 127, at the step or "finalize"); the
+//   - commands run in a model of the image (internal/emulator/sandboxos; build_machine.go): RUN
+//     steps as `/bin/bash -l -c` as the step's user, start and ready commands at "finalize" as the
+//     last user; a non-zero exit fails the build at that step (exit status N, 127 for a program the
+//     image lacks), and what a step installs is there for the next step and for sandboxes; the
 //     code-interpreter start script exists only in e2bdev/code-interpreter images; ready commands
 //     default to "sleep 20" with a start command and "sleep 0" without;
 //   - soft delete by alias or id, refused while sandboxes run from the template; the alias is

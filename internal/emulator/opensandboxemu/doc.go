@@ -6,8 +6,8 @@
 //   - POST /sandboxes answers a Running sandbox, as the Docker runtime does (Options.PendingPolls
 //     opts into Pending, for wait tests); snapshots go Creating → Ready (or Failed) as polled;
 //   - a sandbox lives as long as its entrypoint (bootstrap.go, components/execd/bootstrap.sh): an
-//     entrypoint its image cannot run ends it, Failed with the exit code in its status; which
-//     image holds what is the data of image_catalogue.go;
+//     entrypoint its image cannot run ends it, Failed with the exit code in its status; what an
+//     image holds is internal/emulator/sandboxos's model of it (sandbox_fs.go);
 //   - a restore without entrypoint runs `tail -f /dev/null` (snapshot_restore.py);
 //   - deleting a snapshot marks it Deleting; while a sandbox restored from it exists the delete
 //     answers 409 SNAPSHOT::DELETE_CONFLICT and it stays Deleting (snapshot_service.py,
@@ -20,7 +20,8 @@
 //     422 {detail:[...]} (including the echoed "input", as FastAPI does);
 //   - execd for a sandbox lives under /execd/{sandboxId} on the same listener; the endpoint API
 //     returns that address without a scheme, with the access token in the endpoint headers. It
-//     runs a command as bash does (commands.go): a program the image lacks exits 127.
+//     runs a command through sandboxos's shell in the sandbox's filesystem (commands.go): a
+//     program the image lacks exits 127.
 //
 // Failure injection: private and unpullable images, failing snapshots, command results, and
 // HTTP faults (5xx, 429, optionally echoing the request body) on any route, from Go or from
