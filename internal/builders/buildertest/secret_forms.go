@@ -54,3 +54,15 @@ func AssertNoSecretForms(t testing.TB, where, text string, secrets ...string) {
 		}
 	}
 }
+
+// NoPartOfSecret fails when 5 bytes in a row of secret are in text: a secret printed in pieces
+// (two log lines, two output events) must leave none of them.
+func NoPartOfSecret(t *testing.T, where, text, secret string) {
+	t.Helper()
+	for i := 0; i+5 <= len(secret); i++ {
+		if strings.Contains(text, secret[i:i+5]) {
+			t.Errorf("%s holds %q of the secret:\n%s", where, secret[i:i+5], text)
+			return
+		}
+	}
+}

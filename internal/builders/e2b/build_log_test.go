@@ -54,17 +54,6 @@ func rewritingProxy(t *testing.T, emu *e2bemu.Server, answer func(r *http.Reques
 func passOn(*http.Request, []byte) (int, []byte)    { return 0, nil }
 func unchanged(_ *http.Request, body []byte) []byte { return body }
 
-// assertNoPartOfKey fails when 5 bytes in a row of the API key are in text.
-func assertNoPartOfKey(t *testing.T, where, text string) {
-	t.Helper()
-	for i := 0; i+5 <= len(testAPIKey); i++ {
-		if strings.Contains(text, testAPIKey[i:i+5]) {
-			t.Errorf("%s holds %q of the API key:\n%s", where, testAPIKey[i:i+5], text)
-			return
-		}
-	}
-}
-
 // A build's output can print a secret in two pieces, two log entries: neither reaches the result's
 // logs or the listener.
 func TestLogEntriesSplittingASecretAreRedacted(t *testing.T) {
@@ -100,8 +89,8 @@ func TestLogEntriesSplittingASecretAreRedacted(t *testing.T) {
 		t.Fatal(err)
 	}
 	logs := strings.Join(result.Logs, "\n")
-	assertNoPartOfKey(t, "the logs", logs)
-	assertNoPartOfKey(t, "what the listener heard", strings.Join(heard, "\n"))
+	buildertest.NoPartOfSecret(t, "the logs", logs, testAPIKey)
+	buildertest.NoPartOfSecret(t, "what the listener heard", strings.Join(heard, "\n"), testAPIKey)
 	if !strings.Contains(logs, "X-API-Key: "+builders.Redacted) || !strings.Contains(logs, builders.Redacted+"' https://api.e2b.app") {
 		t.Errorf("each half should be redacted:\n%s", logs)
 	}

@@ -36,26 +36,15 @@ func failingStep(t *testing.T, out opensandboxemu.CommandResult) (builders.Templ
 	return got, heard
 }
 
-// assertNoPartOfKey fails when 5 bytes in a row of the API key are in text.
-func assertNoPartOfKey(t *testing.T, where, text string) {
-	t.Helper()
-	for i := 0; i+5 <= len(testAPIKey); i++ {
-		if strings.Contains(text, testAPIKey[i:i+5]) {
-			t.Errorf("%s holds %q of the API key:\n%s", where, testAPIKey[i:i+5], text)
-			return
-		}
-	}
-}
-
 // execd sends each line a command prints as an event: a secret printed in two pieces comes in
 // two events, on stdout or stderr. Neither piece reaches the logs, the listener or the error.
 func TestCommandOutputSplitAcrossEventsIsRedacted(t *testing.T) {
 	got, heard := failingStep(t, opensandboxemu.CommandResult{ExitCode: 1,
 		Stdout: []string{"key=" + testAPIKey[:9], testAPIKey[9:] + " (stdout)"},
 		Stderr: []string{"error: bad key " + testAPIKey[:12], testAPIKey[12:]}})
-	assertNoPartOfKey(t, "the detail", got.Detail)
-	assertNoPartOfKey(t, "the logs", strings.Join(got.Logs, "\n"))
-	assertNoPartOfKey(t, "what the listener heard", strings.Join(heard, "\n"))
+	buildertest.NoPartOfSecret(t, "the detail", got.Detail, testAPIKey)
+	buildertest.NoPartOfSecret(t, "the logs", strings.Join(got.Logs, "\n"), testAPIKey)
+	buildertest.NoPartOfSecret(t, "what the listener heard", strings.Join(heard, "\n"), testAPIKey)
 	for _, want := range []string{"key=" + builders.Redacted, builders.Redacted + " (stdout)", "stderr: error: bad key " + builders.Redacted} {
 		if !strings.Contains(got.Detail, want) || !strings.Contains(strings.Join(got.Logs, "\n"), want) {
 			t.Errorf("the detail and the logs should show %q:\n%s\n%s", want, got.Detail, strings.Join(got.Logs, "\n"))
@@ -68,9 +57,9 @@ func TestCommandOutputSplitAcrossEventsIsRedacted(t *testing.T) {
 func TestLongOutputLineIsCutAfterScrubbing(t *testing.T) {
 	line := strings.Repeat("#", builders.MaxLogLineBytes-5) + testAPIKey + strings.Repeat("#", 1<<20)
 	got, heard := failingStep(t, opensandboxemu.CommandResult{ExitCode: 1, Stdout: []string{line}})
-	assertNoPartOfKey(t, "the detail", got.Detail)
-	assertNoPartOfKey(t, "the logs", strings.Join(got.Logs, "\n"))
-	assertNoPartOfKey(t, "what the listener heard", strings.Join(heard, "\n"))
+	buildertest.NoPartOfSecret(t, "the detail", got.Detail, testAPIKey)
+	buildertest.NoPartOfSecret(t, "the logs", strings.Join(got.Logs, "\n"), testAPIKey)
+	buildertest.NoPartOfSecret(t, "what the listener heard", strings.Join(heard, "\n"), testAPIKey)
 	for _, l := range got.Logs {
 		if len(l) > builders.MaxLogLineBytes+len(builders.Redacted)+len("…") {
 			t.Errorf("a log line of %d bytes, want it cut at %d", len(l), builders.MaxLogLineBytes)
