@@ -46,3 +46,10 @@ type ServingChecker interface {
 	// requests.
 	Serving(ctx context.Context, templateID string, candidate bool, recorded string) (string, error)
 }
+
+// TagServingChecker is a ServingChecker of a backend with tags (Backend.Tags) that also tells, from
+// the answer it reads anyway, which of the record's tags no longer start the served build, and the
+// build each starts now ("" for none).
+type TagServingChecker interface {
+	ServingAndTags(ctx context.Context, templateID string, candidate bool, recorded string, tags []string) (string, map[string]string, error)
+}

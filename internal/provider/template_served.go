@@ -52,19 +52,13 @@ func (r *templateResource) checkServed(ctx context.Context, b builders.Builder, 
 	return true, nil
 }
 
-// tagServingChecker is a ServingChecker that also tells, from the answer it reads anyway, which of
-// the record's tags no longer start the served build, and the build each starts now ("" for none).
-type tagServingChecker interface {
-	ServingAndTags(ctx context.Context, templateID string, candidate bool, recorded string, tags []string) (string, map[string]string, error)
-}
-
 // serving asks which build the resource's consumers start and, for a built record with tags on a
 // backend that can tell, which of its tags moved. A record whose build failed, or that another
 // build superseded, plans a build, which gives the tags to it: its tags are not checked.
 func serving(ctx context.Context, checker builders.ServingChecker, state templateModel, lc lifecycle) (string, map[string]string, error) {
 	templateID, candidate, recorded := state.TemplateID.ValueString(), state.Candidate.ValueBool(), state.BuildID.ValueString()
 	var spec builders.TemplateSpec
-	tagChecker, ok := checker.(tagServingChecker)
+	tagChecker, ok := checker.(builders.TagServingChecker)
 	if diags := state.tagSpec(ctx, &spec); !ok || lc != lifecycleBuilt || len(spec.Tags) == 0 || diags.HasError() {
 		served, err := checker.Serving(ctx, templateID, candidate, recorded)
 		return served, nil, err

@@ -150,7 +150,8 @@ func TestDescriptorsAreComplete(t *testing.T) {
 //   - RegistryLogin exactly when the backend cannot open without the provider's registry login
 //     exchanger (Env.RegistryLogin);
 //   - Tags exactly when the builder is a builders.Tagger, and then an InputsChecker too (the
-//     reserved tags record each build's inputs);
+//     reserved tags record each build's inputs) and a TagServingChecker (a refresh checks the
+//     record's own tags);
 //   - Builds (Sources) exactly when the builder is a builders.Deleter: what it built, destroy removes;
 //   - ConsumersPassStepsContext exactly when SandboxEntrypoint is set (a template that keeps no
 //     process state keeps neither), and only for a backend that uses steps.
@@ -179,6 +180,9 @@ func TestCapabilitiesMatchBuilders(t *testing.T) {
 		}
 		if _, checker := built.(builders.InputsChecker); b.Tags != nil && !checker {
 			t.Errorf("%s: its tag rules reserve %q for each build's inputs, but its builder is no builders.InputsChecker", b.Name, b.Tags.Reserved)
+		}
+		if _, checker := built.(builders.TagServingChecker); b.Tags != nil && !checker {
+			t.Errorf("%s: it has tags, but its builder is no builders.TagServingChecker: a refresh would not see its tags move", b.Name)
 		}
 		if _, deleter := built.(builders.Deleter); deleter != b.Builds() {
 			t.Errorf("%s: Builds() = %v (Sources %v), but its builder is a builders.Deleter: %v", b.Name, b.Builds(), b.Sources, deleter)
