@@ -54,6 +54,9 @@ type Backend struct {
 	// Tags are the rules of its build tags (nil: it has none). Set exactly when its builder is a
 	// Tagger, and an InputsChecker: the tags under TagRules.Reserved record each build's inputs.
 	Tags *TagRules
+	// Checks tells whether its builder can start a sandbox from one build and run commands in it
+	// (sandbox_template_check): whether it is a SandboxStarter.
+	Checks bool
 }
 
 // Builds tells whether the backend builds templates (Bedrock only refers to existing ones).

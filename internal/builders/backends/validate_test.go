@@ -154,7 +154,8 @@ func TestDescriptorsAreComplete(t *testing.T) {
 //     record's own tags);
 //   - Builds (Sources) exactly when the builder is a builders.Deleter: what it built, destroy removes;
 //   - ConsumersPassStepsContext exactly when SandboxEntrypoint is set (a template that keeps no
-//     process state keeps neither), and only for a backend that uses steps.
+//     process state keeps neither), and only for a backend that uses steps;
+//   - Checks exactly when the builder is a builders.SandboxStarter.
 func TestCapabilitiesMatchBuilders(t *testing.T) {
 	awsemu.IsolateSDK(t, nil) // bedrock's Open loads the AWS configuration: never the machine's own
 	settings := builders.Settings{Values: map[string]string{
@@ -190,6 +191,9 @@ func TestCapabilitiesMatchBuilders(t *testing.T) {
 		if entrypoint := b.SandboxEntrypoint != nil; entrypoint != b.ConsumersPassStepsContext {
 			t.Errorf("%s: ConsumersPassStepsContext = %v, but SandboxEntrypoint set = %v: a template keeps both its process and "+
 				"the steps' context, or neither", b.Name, b.ConsumersPassStepsContext, entrypoint)
+		}
+		if _, starter := built.(builders.SandboxStarter); starter != b.Checks {
+			t.Errorf("%s: Checks = %v, but its builder is a builders.SandboxStarter: %v", b.Name, b.Checks, starter)
 		}
 		if b.ConsumersPassStepsContext && !b.Uses("steps") {
 			t.Errorf("%s: consumers pass the steps' context, but it ignores steps", b.Name)
