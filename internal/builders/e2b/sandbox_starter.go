@@ -100,7 +100,7 @@ func (s *sandbox) Run(ctx context.Context, command string) (builders.CommandOutc
 	req.Header().Set("Keepalive-Ping-Interval", "50")
 	stream, err := s.envd.process.Start(ctx, req)
 	if err != nil {
-		return builders.CommandOutcome{}, s.envdError(err)
+		return builders.CommandOutcome{}, s.envdError(ctx, err)
 	}
 	defer func() { _ = stream.Close() }()
 	out := &builders.TailBuffer{Max: builders.MaxCheckOutputBytes}
@@ -115,7 +115,7 @@ func (s *sandbox) Run(ctx context.Context, command string) (builders.CommandOutc
 		}
 	}
 	if err := stream.Err(); err != nil {
-		return builders.CommandOutcome{}, s.envdError(err)
+		return builders.CommandOutcome{}, s.envdError(ctx, err)
 	}
 	if end == nil {
 		return builders.CommandOutcome{}, fmt.Errorf("%w: envd of sandbox %s ended the command's stream without its end", builders.ErrBadAnswer, s.id)
@@ -123,8 +123,16 @@ func (s *sandbox) Run(ctx context.Context, command string) (builders.CommandOutc
 	return builders.CommandOutcome{ExitCode: int(end.GetExitCode()), Output: bytes.Clone(out.Bytes())}, nil
 }
 
-// envdError says which sandbox's envd failed to run a command.
-func (s *sandbox) envdError(err error) error {
+// envdError says which sandbox failed to run a command: the context's own error when it ended
+// (the check's timeout, an interrupt), so callers can tell a hanging command from a broken envd.
+// envd may report the deadline first: the client sends it as Connect-Timeout-Ms.
+func (s *sandbox) envdError(ctx context.Context, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		err = context.Cause(ctx)
+	case connect.CodeOf(err) == connect.CodeDeadlineExceeded:
+		err = context.DeadlineExceeded
+	}
 	return fmt.Errorf("running a command in sandbox %s: %w", s.id, err)
 }
 

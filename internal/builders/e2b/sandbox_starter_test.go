@@ -2,7 +2,9 @@ package e2b
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -232,4 +234,51 @@ func (c *testClock) Add(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.now = c.now.Add(d)
+}
+
+// TestCheckCommandThatHangs: a command that never ends (a server, sleep infinity) holds its stream
+// open until the check's context ends it; Run then fails with the context's error, and the sandbox
+// still ends.
+func TestCheckCommandThatHangs(t *testing.T) {
+	emu := newEmulator(t)
+	b, result := newCheckBuilder(t, emu)
+	sbx := startSandbox(t, b, builders.SandboxRequest{TemplateID: "checked", Build: result.BuildID})
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel()
+	if outcome, err := sbx.Run(ctx, "sleep infinity"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Run(sleep infinity) = %+v, %v; want the deadline's error", outcome, err)
+	}
+	if err := sbx.Close(ctx); err != nil { // the context has ended: Close runs on
+		t.Errorf("Close after the deadline: %v", err)
+	}
+	if _, running := emu.Sandbox(sbx.ID()); running {
+		t.Error("the sandbox still runs")
+	}
+}
+
+// BenchmarkCheckTrue is what one check of `true` costs against the emulator, from the sandbox's
+// start to the command's result and the sandbox's end.
+func BenchmarkCheckTrue(b *testing.B) {
+	emu := e2bemu.NewTestServer(b, e2bemu.Options{APIKey: testAPIKey})
+	builder, err := New(Config{APIKey: builders.NewSecret(testAPIKey), APIURL: emu.URL, SandboxURL: emu.URL})
+	if err != nil {
+		b.Fatal(err)
+	}
+	nothing := ""
+	result, err := builder.Build(b.Context(), builders.TemplateSpec{TemplateID: "bench", Image: "python:3.12", StartCmd: &nothing}, builders.Observer{})
+	if err != nil || result.Status != builders.StatusSuccess {
+		b.Fatalf("Build = %+v, %v", result, err)
+	}
+	for b.Loop() {
+		sbx, err := builder.StartSandbox(b.Context(), builders.SandboxRequest{TemplateID: "bench", Build: result.BuildID})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if outcome, err := sbx.Run(b.Context(), "true"); err != nil || outcome.ExitCode != 0 {
+			b.Fatalf("Run(true) = %+v, %v", outcome, err)
+		}
+		if err := sbx.Close(b.Context()); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
