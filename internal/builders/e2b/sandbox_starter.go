@@ -30,6 +30,8 @@ type newSandboxRequest struct {
 	Timeout    int32             `json:"timeout"` // seconds
 	EnvVars    map[string]string `json:"envVars,omitempty"`
 	Metadata   map[string]string `json:"metadata,omitempty"`
+	// Secure asks for an envd that wants the answer's access token, as the SDKs do by default.
+	Secure bool `json:"secure"`
 }
 
 // createdSandbox is the API's Sandbox: the created sandbox and how to reach its envd.
@@ -44,14 +46,15 @@ type createdSandbox struct {
 // StartSandbox starts a sandbox from exactly req.Build, as a consumer does with the SDK's
 // Sandbox.create("<template>:<build id>") (POST /sandboxes; a build id in a tag's place names that
 // build only: tags.go): the template's sandbox_env as its envVars, req.Lifetime as its timeout (E2B
-// kills it then, whoever forgot it), req.Labels as its metadata. E2B keeps the template's user and
+// kills it then, whoever forgot it), req.Labels as its metadata, secure as the SDKs ask (its envd
+// takes only the access token the answer carries, which the provider keeps for Run alone). E2B keeps the template's user and
 // workdir, and starts its start command itself: req.Entrypoint has no E2B counterpart.
 func (b *Builder) StartSandbox(ctx context.Context, req builders.SandboxRequest) (builders.Sandbox, error) {
 	if !isBuildID(req.Build) {
 		return nil, builders.AtStage(builders.StageValidation, fmt.Errorf("e2b: %q is not a build id: a check starts exactly one build", req.Build))
 	}
 	body := newSandboxRequest{TemplateID: reference(req.TemplateID, req.Build), Timeout: lifetimeSeconds(req.Lifetime),
-		EnvVars: req.Env, Metadata: req.Labels}
+		EnvVars: req.Env, Metadata: req.Labels, Secure: true}
 	var created createdSandbox
 	// Not retried once it may have reached E2B (a second sandbox nobody ends); it runs on briefly
 	// after an interrupt, so the sandbox it creates is known and ended.

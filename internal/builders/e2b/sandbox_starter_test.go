@@ -49,7 +49,8 @@ func run(t *testing.T, sbx builders.Sandbox, command string) builders.CommandOut
 // TestCheckSandboxRunsAsAConsumersSandbox: a check's sandbox starts from exactly the build it names
 // (not the one the plain name starts), with the request's env, timeout and metadata, and its
 // commands run through envd as the template's user, in its workdir, with what the build installed;
-// a failing command is an outcome with its exit code and output. The API key never goes to envd.
+// a failing command is an outcome with its exit code and output. The sandbox is secure, as the
+// SDKs ask: envd gets its access token, never the API key.
 func TestCheckSandboxRunsAsAConsumersSandbox(t *testing.T) {
 	emu := newEmulator(t)
 	b, first := newCheckBuilder(t, emu)
@@ -95,8 +96,10 @@ func TestCheckSandboxRunsAsAConsumersSandbox(t *testing.T) {
 		t.Errorf("with User root and Workdir /tmp the command printed %q, want \"root /tmp\"", got.Output)
 	}
 	for _, r := range emu.Requests() {
-		if r.Path == "/process.Process/Start" && (r.Header.Get("X-API-Key") != "" || r.Header.Get("E2b-Sandbox-Id") == "") {
-			t.Errorf("envd was sent X-API-Key %q and E2b-Sandbox-Id %q, want no key and the sandbox", r.Header.Get("X-API-Key"), r.Header.Get("E2b-Sandbox-Id"))
+		if r.Path == "/process.Process/Start" && (r.Header.Get("X-API-Key") != "" || r.Header.Get("E2b-Sandbox-Id") == "" ||
+			r.Header.Get("X-Access-Token") != "[REDACTED]") {
+			t.Errorf("envd was sent X-API-Key %q, E2b-Sandbox-Id %q and X-Access-Token %q, want no API key, the sandbox and its access token",
+				r.Header.Get("X-API-Key"), r.Header.Get("E2b-Sandbox-Id"), r.Header.Get("X-Access-Token"))
 		}
 	}
 }
