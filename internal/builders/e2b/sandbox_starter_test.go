@@ -151,17 +151,25 @@ func TestCheckSandboxEnds(t *testing.T) {
 	}
 }
 
-// TestCheckNeedsABuildID: a check starts one exact build; anything else is refused before a request.
+// TestCheckNeedsABuildID: a check starts one exact build, named by its id or by its whole build_ref
+// value; anything else (a tag, another template's build) is refused before a request.
 func TestCheckNeedsABuildID(t *testing.T) {
 	emu := newEmulator(t)
-	b := newTestBuilder(t, emu)
-	for _, build := range []string{"", "default", "checked:default"} {
+	b, result := newCheckBuilder(t, emu)
+	sent := len(emu.Requests())
+	for _, build := range []string{"", "default", "checked:default", "other:" + result.BuildID} {
 		if _, err := b.StartSandbox(t.Context(), builders.SandboxRequest{TemplateID: "checked", Build: build}); builders.StageOf(err, "") != builders.StageValidation {
 			t.Errorf("StartSandbox(build %q) = %v, want a validation error", build, err)
 		}
 	}
-	if n := len(emu.Requests()); n != 0 {
+	if n := len(emu.Requests()) - sent; n != 0 {
 		t.Errorf("%d requests, want none", n)
+	}
+	for _, req := range []builders.SandboxRequest{{TemplateID: "checked", Build: "checked:" + result.BuildID}, {Build: "checked:" + result.BuildID}} {
+		sbx := startSandbox(t, b, req)
+		if info, _ := emu.Sandbox(sbx.ID()); info.BuildID != result.BuildID {
+			t.Errorf("StartSandbox(%+v) started %+v, want build %s", req, info, result.BuildID)
+		}
 	}
 }
 
