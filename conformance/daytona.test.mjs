@@ -3,12 +3,15 @@
 // Where this fails, the emulator is wrong, not the SDK.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Daytona, Image, DaytonaConflictError, DaytonaError } from "@daytonaio/sdk";
 
 const apiUrl = process.env.DAYTONA_API_URL;
 assert.ok(apiUrl, "DAYTONA_API_URL is not set");
-// The SDK's event socket (/api/socket.io/) is not emulated: the SDK's documented polling mode.
-const daytona = new Daytona({ useDeprecatedPolling: true }); // key, URL and target from the environment
+// The SDK's event socket (/api/socket.io/) is not emulated: the SDK falls back to polling.
+const daytona = new Daytona(); // key, URL and target from the environment
 after(() => daytona[Symbol.asyncDispose]());
 
 // The emulator's own controls (no key), see daytonaemu/control.go.
@@ -56,6 +59,28 @@ test("snapshot.create from an Image with pip and apt: built, its build log strea
   assert.match(text, /RUN python -m pip install requests/);
   assert.match(text, /Successfully installed requests/);
   assert.match(text, /Created snapshot conf-built \(active\)/);
+});
+
+test("snapshot.create from an Image with local files: the context goes through object storage to COPY", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "daytona-ctx-"));
+  writeFileSync(join(dir, "app.py"), "print('hi')\n");
+  mkdirSync(join(dir, "conf", "sub"), { recursive: true });
+  writeFileSync(join(dir, "conf", "sub", "settings.ini"), "[x]\n");
+  const image = Image.base("python:3.12-slim")
+    .addLocalFile(join(dir, "app.py"), "/app/")
+    .addLocalDir(join(dir, "conf"), "/etc/myapp")
+    .runCommands("cat /app/app.py /etc/myapp/sub/settings.ini");
+  const sn = await daytona.snapshot.create({ name: "conf-files", image });
+  assert.equal(sn.state, "active");
+  assert.equal(sn.buildInfo.contextHashes.length, 2);
+  const sandbox = await daytona.create({ snapshot: "conf-files" });
+  try {
+    const out = await sandbox.process.executeCommand("cat /app/app.py /etc/myapp/sub/settings.ini");
+    assert.equal(out.exitCode, 0, out.result);
+    assert.equal(out.result, "print('hi')\n[x]\n");
+  } finally {
+    await sandbox.delete();
+  }
 });
 
 test("snapshot.create fails with the server's errorReason: a failing RUN, an image that does not pull", async () => {
