@@ -148,7 +148,7 @@ func (s *Server) Expire(idOrName string) error {
 
 // Stats counts what the emulator answered.
 type Stats struct {
-	Requests  map[string]int `json:"requests"` // by "METHOD path" with ids replaced by {id}
+	Requests  map[string]int `json:"requests"`  // by "METHOD path" with ids replaced by {id}
 	Snapshots map[string]int `json:"snapshots"` // live snapshots by state
 	Sandboxes int            `json:"sandboxes"` // sandboxes not destroyed
 }

@@ -42,8 +42,8 @@ type Server struct {
 	sandboxes  []*Sandbox
 	faults     []*Fault
 	requests   []Request
-	private    map[string]Credential         // Options.PrivateImages and those declared since
-	objects    map[string][]byte             // object storage, by bucket/key (storage.go)
+	private    map[string]Credential // Options.PrivateImages and those declared since
+	objects    map[string][]byte     // object storage, by bucket/key (storage.go)
 	catalogue  *sandboxos.Catalogue
 }
 

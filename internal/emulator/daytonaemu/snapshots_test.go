@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // A snapshot of an image goes pending -> pulling -> active, with the image's entrypoint; it is
@@ -20,12 +19,16 @@ func TestSnapshotFromImageStates(t *testing.T) {
 	if sn["cpu"] != 2.0 || sn["mem"] != 4.0 || sn["disk"] != 5.0 || sn["imageName"] != "python:3.12-slim" {
 		t.Errorf("snapshot %v", sn)
 	}
-	if got := c.must(http.StatusOK, http.MethodGet, "/snapshots/"+sn["id"].(string), nil); got["name"] != "py-1" {
+	if got := c.must(http.StatusOK, http.MethodGet, "/snapshots/"+str(sn, "id"), nil); got["name"] != "py-1" {
 		t.Errorf("GET by id: %v", got)
 	}
 	c.must(http.StatusOK, http.MethodPost, "/snapshots", map[string]any{"name": "other", "imageName": "alpine:3.20"})
 	list := c.must(http.StatusOK, http.MethodGet, "/snapshots?name=PY&limit=10", nil)
-	if list["total"] != 1.0 || list["items"].([]any)[0].(map[string]any)["name"] != "py-1" || list["totalPages"] != 1.0 {
+	items, _ := list["items"].([]any)
+	if len(items) != 1 {
+		t.Fatalf("?name=PY: %v", list)
+	}
+	if first, _ := items[0].(map[string]any); list["total"] != 1.0 || first["name"] != "py-1" || list["totalPages"] != 1.0 {
 		t.Errorf("?name=PY: %v", list)
 	}
 	c.refused(http.StatusConflict, `Snapshot with name "py-1" already exists for this organization`,
@@ -69,10 +72,10 @@ func TestSnapshotCreateRefusals(t *testing.T) {
 func TestSnapshotPullFailure(t *testing.T) {
 	c := newClient(t, Options{})
 	seen, sn := c.states(c.must(http.StatusOK, http.MethodPost, "/snapshots", map[string]any{"name": "bad", "imageName": "python:9.99"}))
-	if !slices.Equal(seen, []string{"pending", "error"}) || !strings.Contains(sn["errorReason"].(string), "manifest for python:9.99 not found") {
+	if !slices.Equal(seen, []string{"pending", "error"}) || !strings.Contains(str(sn, "errorReason"), "manifest for python:9.99 not found") {
 		t.Errorf("states %v, errorReason %v", seen, sn["errorReason"])
 	}
-	c.refused(http.StatusNotFound, "Snapshot "+sn["id"].(string)+" has no build info", http.MethodGet, "/snapshots/"+sn["id"].(string)+"/build-logs-url", nil)
+	c.refused(http.StatusNotFound, "Snapshot "+str(sn, "id")+" has no build info", http.MethodGet, "/snapshots/"+str(sn, "id")+"/build-logs-url", nil)
 }
 
 // A Dockerfile builds in the shell model: building -> active, with a build log read through the
@@ -84,10 +87,10 @@ func TestSnapshotBuild(t *testing.T) {
 	if !slices.Equal(seen, []string{"pending", "building", "active"}) {
 		t.Fatalf("states %v (%v)", seen, sn["errorReason"])
 	}
-	if ep := sn["entrypoint"].([]any); len(ep) != 2 || ep[0] != "sleep" {
+	if ep, _ := sn["entrypoint"].([]any); len(ep) != 2 || ep[0] != "sleep" {
 		t.Errorf("entrypoint %v, want sleep infinity (getEntrypointFromDockerfile)", ep)
 	}
-	url := c.must(http.StatusOK, http.MethodGet, "/snapshots/"+sn["id"].(string)+"/build-logs-url", nil)["url"].(string)
+	url := str(c.must(http.StatusOK, http.MethodGet, "/snapshots/"+str(sn, "id")+"/build-logs-url", nil), "url")
 	status, log := c.raw(http.MethodGet, strings.TrimPrefix(url, c.s.URL)+"?follow=true", nil)
 	if status != http.StatusOK || !strings.Contains(string(log), "RUN apt-get install -y curl") || !strings.Contains(string(log), "Successfully installed requests") {
 		t.Errorf("build log %d:\n%s", status, log)
@@ -110,7 +113,7 @@ func TestSnapshotBuild(t *testing.T) {
 func TestSnapshotDelete(t *testing.T) {
 	c := newClient(t, Options{})
 	_, sn := c.states(c.must(http.StatusOK, http.MethodPost, "/snapshots", map[string]any{"name": "gone", "imageName": "alpine:3.20"}))
-	id := sn["id"].(string)
+	id := str(sn, "id")
 	c.refused(http.StatusBadRequest, "Validation failed (uuid is expected)", http.MethodDelete, "/snapshots/gone", nil)
 	c.refused(http.StatusNotFound, "Snapshot with name nope not found", http.MethodDelete, "/snapshots/nope", nil)
 	c.must(http.StatusOK, http.MethodDelete, "/snapshots/"+id, nil)
@@ -128,7 +131,7 @@ func TestSnapshotDelete(t *testing.T) {
 func TestSnapshotActivate(t *testing.T) {
 	c := newClient(t, Options{})
 	_, sn := c.states(c.must(http.StatusOK, http.MethodPost, "/snapshots", map[string]any{"name": "idle", "imageName": "alpine:3.20"}))
-	id := sn["id"].(string)
+	id := str(sn, "id")
 	c.refused(http.StatusBadRequest, "Snapshot "+id+" is already active", http.MethodPost, "/snapshots/"+id+"/activate", nil)
 	if err := c.s.Expire("idle"); err != nil {
 		t.Fatal(err)
@@ -156,7 +159,7 @@ func TestPrivateImageNeedsMatchingRegistry(t *testing.T) {
 		_, sn := c.states(c.must(http.StatusOK, http.MethodPost, "/snapshots", map[string]any{"name": name, "imageName": "ghcr.io/acme/app:1.0"}))
 		return sn
 	}
-	if sn := pull("anon"); sn["state"] != StateError || !strings.Contains(sn["errorReason"].(string), "pull access denied for ghcr.io/acme/app") {
+	if sn := pull("anon"); sn["state"] != StateError || !strings.Contains(str(sn, "errorReason"), "pull access denied for ghcr.io/acme/app") {
 		t.Errorf("without an entry: %v %v", sn["state"], sn["errorReason"])
 	}
 	entry := c.must(http.StatusCreated, http.MethodPost, "/docker-registry", map[string]any{"name": "ghcr", "url": "https://ghcr.io.evil", "username": "bot", "password": "s3cret"})
@@ -166,7 +169,7 @@ func TestPrivateImageNeedsMatchingRegistry(t *testing.T) {
 	if sn := pull("other-host"); sn["state"] != StateError {
 		t.Errorf("an entry for another host (ghcr.io.evil) matched: %v", sn["state"])
 	}
-	id := entry["id"].(string)
+	id := str(entry, "id")
 	c.must(http.StatusOK, http.MethodPatch, "/docker-registry/"+id, map[string]any{"name": "ghcr", "url": "https://ghcr.io", "username": "bot", "password": "wrong"})
 	if sn := pull("wrong"); sn["state"] != StateError {
 		t.Errorf("wrong password: %v", sn["state"])
@@ -189,20 +192,19 @@ func TestSandboxRunsOverTheBuild(t *testing.T) {
 	if sb["state"] != "started" || sb["user"] != "daytona" {
 		t.Fatalf("sandbox %v", sb)
 	}
-	exec := "/toolbox/" + sb["id"].(string) + "/process/execute"
+	exec := "/toolbox/" + str(sb, "id") + "/process/execute"
 	out := c.must(http.StatusOK, http.MethodPost, exec, map[string]any{"command": "curl --version && echo $GREETING $EXTRA && pwd"})
-	if out["exitCode"] != 0.0 || !strings.Contains(out["result"].(string), "curl 7") || !strings.Contains(out["result"].(string), "hi x\n/app") {
+	if out["exitCode"] != 0.0 || !strings.Contains(str(out, "result"), "curl 7") || !strings.Contains(str(out, "result"), "hi x\n/app") {
 		t.Errorf("execute: %v", out)
 	}
 	if out := c.must(http.StatusOK, http.MethodPost, exec, map[string]any{"command": "wget -q x"}); out["exitCode"] != 127.0 {
 		t.Errorf("a program the image lacks: %v", out)
 	}
-	c.must(http.StatusOK, http.MethodDelete, "/sandbox/"+sb["id"].(string), nil)
-	if got := c.must(http.StatusOK, http.MethodGet, "/sandbox/"+sb["id"].(string), nil); got["state"] != "destroyed" {
+	c.must(http.StatusOK, http.MethodDelete, "/sandbox/"+str(sb, "id"), nil)
+	if got := c.must(http.StatusOK, http.MethodGet, "/sandbox/"+str(sb, "id"), nil); got["state"] != "destroyed" {
 		t.Errorf("after delete: %v", got["state"])
 	}
 	c.refused(http.StatusBadRequest, "Snapshot missing not found. Did you add it through the Daytona Dashboard?", http.MethodPost, "/sandbox", map[string]any{"snapshot": "missing"})
 	c.key = "wrong"
 	c.refused(http.StatusUnauthorized, "Invalid credentials", http.MethodGet, "/snapshots", nil)
-	_ = time.Second
 }
