@@ -18,6 +18,8 @@ import (
 //	POST /_emulator/private-images           {"ref", "username", "password"}: ref pulls only with these
 //	POST /_emulator/faults                   a Fault: fail the next count matching requests
 //	POST /_emulator/clock                    {"advance": "10m"}: move the emulator's clock on
+//	PUT  /_emulator/settings                 {"pollsPerState": -1}: Options.PollsPerState from now
+//	                                         on (-1 holds every snapshot where it is); answers it
 //	POST /_emulator/snapshots/{idOrName}/expire  what the deactivate-old-snapshots cron does to a
 //	                                         snapshot unused for 14 days: active -> inactive, now
 //	GET  /_emulator/snapshots                every snapshot, removed ones included
@@ -74,6 +76,20 @@ func (s *Server) controlRoutes() {
 		}
 		s.AdvanceClock(d)
 		w.WriteHeader(http.StatusNoContent)
+	})
+	s.mux.HandleFunc("PUT "+ControlPath+"settings", func(w http.ResponseWriter, r *http.Request) {
+		var st struct {
+			PollsPerState *int `json:"pollsPerState"`
+		}
+		if !decodeControl(w, r, &st) {
+			return
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if st.PollsPerState != nil {
+			s.opts.PollsPerState = *st.PollsPerState
+		}
+		writeJSON(w, http.StatusOK, map[string]int{"pollsPerState": s.opts.pollsPerState()})
 	})
 	s.mux.HandleFunc("POST "+ControlPath+"snapshots/{idOrName}/expire", func(w http.ResponseWriter, r *http.Request) {
 		if err := s.Expire(r.PathValue("idOrName")); err != nil {

@@ -1,6 +1,7 @@
 package daytonaemu
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -200,8 +201,9 @@ type executeRequest struct {
 
 // executeCommand is the toolbox's POST /process/execute (daemon pkg/toolbox/process/execute.go):
 // the command runs in the sandbox's shell (bash where the image has it, else sh: common
-// GetShell), in cwd (the container's working directory when none), with the container's
-// environment and envs; stdout and stderr come back combined as result, with the exit code.
+// GetShell), as the daemon's user (the image's USER: the runner sets none), in cwd (the image's
+// WORKDIR when none, else that user's home), with the container's environment and envs; stdout
+// and stderr come back combined as result, with the exit code.
 func (s *Server) executeCommand(w http.ResponseWriter, r *http.Request) error {
 	var req executeRequest
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Command == nil {
@@ -223,14 +225,20 @@ func (s *Server) executeCommand(w http.ResponseWriter, r *http.Request) error {
 	if env == nil {
 		env = map[string]string{}
 	}
+	// the container's environment (runner pkg/docker container_configs.go): the image's ENV, the
+	// sandbox's identity, then the sandbox's env; the request's envs on top (ApplyEnvs)
+	env["DAYTONA_SANDBOX_ID"], env["DAYTONA_SANDBOX_SNAPSHOT"], env["DAYTONA_SANDBOX_USER"] = sb.ID, sb.Snapshot, sb.User
 	maps.Copy(env, sb.Env)
 	maps.Copy(env, req.Envs)
 	dir := sb.config.workdir
+	if dir == "" { // no WORKDIR: DAYTONA_USER_HOME_AS_WORKDIR, the daemon works in its user's home
+		dir = "/"
+		if u, ok := sb.machine.LookupUser(cmp.Or(sb.config.user, "root")); ok {
+			dir = u.Home
+		}
+	}
 	if req.Cwd != nil {
 		dir = *req.Cwd
-	}
-	if dir == "" {
-		dir = "/"
 	}
 	shell := "sh"
 	if sb.machine.FS().Exists("/bin/bash") {

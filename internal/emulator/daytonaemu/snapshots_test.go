@@ -208,3 +208,37 @@ func TestSandboxRunsOverTheBuild(t *testing.T) {
 	c.key = "wrong"
 	c.refused(http.StatusUnauthorized, "Invalid credentials", http.MethodGet, "/snapshots", nil)
 }
+
+// Without WORKDIR the daemon works in its user's home (DAYTONA_USER_HOME_AS_WORKDIR), as the
+// image's user, with the sandbox's identity in its environment.
+func TestExecuteWithoutWorkdir(t *testing.T) {
+	c := newClient(t, Options{})
+	c.states(c.must(http.StatusOK, http.MethodPost, "/snapshots", map[string]any{"name": "plain", "imageName": "python:3.12-slim"}))
+	sb := c.must(http.StatusOK, http.MethodPost, "/sandbox", map[string]any{"snapshot": "plain", "user": "root"})
+	out := c.must(http.StatusOK, http.MethodPost, "/toolbox/"+str(sb, "id")+"/process/execute",
+		map[string]any{"command": "pwd; id -un; echo $DAYTONA_SANDBOX_ID $DAYTONA_SANDBOX_SNAPSHOT $X", "envs": map[string]string{"X": "y"}})
+	if want := "/root\nroot\n" + str(sb, "id") + " plain y\n"; out["result"] != want {
+		t.Errorf("result %q, want %q", out["result"], want)
+	}
+	if out := c.must(http.StatusOK, http.MethodPost, "/toolbox/"+str(sb, "id")+"/process/execute", map[string]any{"command": "pwd", "cwd": "/tmp"}); out["result"] != "/tmp\n" {
+		t.Errorf("cwd /tmp: %q", out["result"])
+	}
+	c.refused(http.StatusBadRequest, "command cannot be empty or whitespace-only", http.MethodPost, "/toolbox/"+str(sb, "id")+"/process/execute", map[string]any{"command": " "})
+}
+
+// The settings control holds snapshots where they are (pollsPerState -1) until released, so a
+// client can be interrupted mid-build.
+func TestHoldSnapshots(t *testing.T) {
+	c := newClient(t, Options{})
+	c.must(http.StatusOK, http.MethodPut, "/_emulator/settings", map[string]any{"pollsPerState": -1})
+	created := c.must(http.StatusOK, http.MethodPost, "/snapshots", map[string]any{"name": "held", "imageName": "alpine:3.20"})
+	for range 3 {
+		if got := c.must(http.StatusOK, http.MethodGet, "/snapshots/held", nil); got["state"] != StatePending {
+			t.Fatalf("held: %v", got["state"])
+		}
+	}
+	c.must(http.StatusOK, http.MethodPut, "/_emulator/settings", map[string]any{"pollsPerState": 1})
+	if seen, _ := c.states(created); seen[len(seen)-1] != StateActive {
+		t.Errorf("released: %v", seen)
+	}
+}
