@@ -242,3 +242,21 @@ func TestHoldSnapshots(t *testing.T) {
 		t.Errorf("released: %v", seen)
 	}
 }
+
+// A build FROM a private image pulls it with the organization's entry for its registry host
+// (getSourceRegistriesForDockerfile); without one the build fails to resolve the base image.
+func TestBuildFromPrivateBase(t *testing.T) {
+	c := newClient(t, Options{PrivateImages: map[string]Credential{"registry.acme.dev/base": {Username: "ci", Password: "pw"}}})
+	build := func(name string) map[string]any {
+		_, sn := c.states(c.must(http.StatusOK, http.MethodPost, "/snapshots", map[string]any{"name": name,
+			"buildInfo": map[string]any{"dockerfileContent": "FROM registry.acme.dev/base:2\nRUN echo " + name + "\n"}}))
+		return sn
+	}
+	if sn := build("anon"); sn["state"] != StateError || !strings.Contains(str(sn, "errorReason"), "failed to resolve source metadata for registry.acme.dev/base:2") {
+		t.Errorf("without an entry: %v %q", sn["state"], str(sn, "errorReason"))
+	}
+	c.must(http.StatusCreated, http.MethodPost, "/docker-registry", map[string]any{"name": "acme", "url": "registry.acme.dev", "username": "ci", "password": "pw"})
+	if sn := build("with-entry"); sn["state"] != StateActive {
+		t.Errorf("with the entry: %v %q", sn["state"], str(sn, "errorReason"))
+	}
+}
