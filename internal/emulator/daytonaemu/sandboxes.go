@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -138,6 +139,40 @@ func orEmpty(m map[string]string) map[string]string {
 		return map[string]string{}
 	}
 	return m
+}
+
+// listSandboxes is GET /sandbox (ListSandboxesResponse of the spec): the sandboxes not destroyed,
+// filtered by ?labels= (JSON, every pair must match), ?name= and ?snapshots=, up to ?limit= (100),
+// newest first, in one page (nextCursor null).
+func (s *Server) listSandboxes(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	limit, problems := queryInt(q.Get("limit"), "limit", 100, 1, 200)
+	var labels map[string]string
+	if raw := q.Get("labels"); raw != "" && json.Unmarshal([]byte(raw), &labels) != nil {
+		problems = append(problems, "Invalid labels JSON format") // sandbox.service.ts
+	}
+	if len(problems) > 0 {
+		return badRequest(strings.Join(problems, ", "))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	items := []map[string]any{}
+	for i := len(s.sandboxes) - 1; i >= 0 && len(items) < limit; i-- {
+		sb := s.sandboxes[i]
+		if sb.State == "destroyed" || (q.Get("name") != "" && !strings.Contains(sb.Name, q.Get("name"))) ||
+			(len(q["snapshots"]) > 0 && !slices.Contains(q["snapshots"], sb.Snapshot)) {
+			continue
+		}
+		matches := true
+		for k, v := range labels {
+			matches = matches && sb.Labels[k] == v
+		}
+		if matches {
+			items = append(items, sb.dto(r))
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"items": items, "nextCursor": nil})
+	return nil
 }
 
 // sandbox finds a sandbox by id or name. Callers hold mu.

@@ -1,6 +1,7 @@
 package daytonaemu
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -258,5 +259,26 @@ func TestBuildFromPrivateBase(t *testing.T) {
 	c.must(http.StatusCreated, http.MethodPost, "/docker-registry", map[string]any{"name": "acme", "url": "registry.acme.dev", "username": "ci", "password": "pw"})
 	if sn := build("with-entry"); sn["state"] != StateActive {
 		t.Errorf("with the entry: %v %q", sn["state"], str(sn, "errorReason"))
+	}
+}
+
+// GET /sandbox lists the sandboxes not destroyed, by label.
+func TestListSandboxesByLabel(t *testing.T) {
+	c := newClient(t, Options{})
+	c.states(c.must(http.StatusOK, http.MethodPost, "/snapshots", map[string]any{"name": "base", "imageName": "alpine:3.20"}))
+	mine := c.must(http.StatusOK, http.MethodPost, "/sandbox", map[string]any{"snapshot": "base", "labels": map[string]string{"owner": "check"}})
+	c.must(http.StatusOK, http.MethodPost, "/sandbox", map[string]any{"snapshot": "base", "labels": map[string]string{"owner": "other"}})
+	list := c.must(http.StatusOK, http.MethodGet, `/sandbox?labels={"owner":"check"}`, nil)
+	items, _ := list["items"].([]any)
+	if len(items) != 1 {
+		t.Fatalf("by label: %v", list)
+	}
+	if first, _ := items[0].(map[string]any); first["id"] != mine["id"] || list["nextCursor"] != nil {
+		t.Errorf("by label: %v", list)
+	}
+	c.must(http.StatusOK, http.MethodDelete, "/sandbox/"+str(mine, "id"), nil)
+	c.must(http.StatusOK, http.MethodGet, "/sandbox/"+str(mine, "id"), nil) // destroyed since
+	if list := c.must(http.StatusOK, http.MethodGet, `/sandbox?labels={"owner":"check"}`, nil); fmt.Sprint(list["items"]) != "[]" {
+		t.Errorf("a destroyed sandbox is listed: %v", list)
 	}
 }
