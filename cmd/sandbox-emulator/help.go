@@ -92,7 +92,8 @@ var controls = []backendControls{
 		{"GET", "stats", ``, `requests by route, live snapshots by state, sandboxes not destroyed`},
 		{"POST", "faults", `{"method":"POST","pathPrefix":"/snapshots","status":503,"count":1}`,
 			`the next count matching requests answer status (any method when empty; path without /api)`},
-	}, note: `POST /_emulator/snapshots/{id or name}/expire: what the 14-day deactivation cron does, active -> inactive now.`},
+	}, note: `POST /_emulator/snapshots/{id or name}/expire: what the 14-day deactivation cron does, active -> inactive now; ` +
+		`GET /_emulator/served/{name}: the active snapshot a sandbox of name starts from, with its image or Dockerfile and what the build set.`},
 	{backend: "AWS (ECR and AgentCore control)", setting: "AWS_ENDPOINT_URL_ECR", endpoints: []control{
 		{"PUT", "code-interpreters/analysis-a1b2c3d4e5", `{"status":"READY","failureReason":""}`,
 			`a code interpreter in this state (READY, CREATING, CREATE_FAILED, ...)`},

@@ -3,6 +3,7 @@ package daytonaemu
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -22,6 +23,7 @@ import (
 //	                                         on (-1 holds every snapshot where it is); answers it
 //	POST /_emulator/snapshots/{idOrName}/expire  what the deactivate-old-snapshots cron does to a
 //	                                         snapshot unused for 14 days: active -> inactive, now
+//	GET  /_emulator/served/{name}            what POST /sandbox {snapshot: name} would start (Served), or 404
 //	GET  /_emulator/snapshots                every snapshot, removed ones included
 //	GET  /_emulator/sandboxes                every sandbox with the commands run in it
 //	GET  /_emulator/registries               the organization's registry entries (no passwords)
@@ -109,6 +111,14 @@ func (s *Server) controlRoutes() {
 		}
 		writeJSON(w, http.StatusOK, views)
 	})
+	s.mux.HandleFunc("GET "+ControlPath+"served/{name}", func(w http.ResponseWriter, r *http.Request) {
+		served, ok := s.ServedSnapshot(r.PathValue("name"))
+		if !ok {
+			writeError(w, r, http.StatusNotFound, "no active snapshot named "+r.PathValue("name"))
+			return
+		}
+		writeJSON(w, http.StatusOK, served)
+	})
 	s.mux.HandleFunc("GET "+ControlPath+"sandboxes", func(w http.ResponseWriter, _ *http.Request) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -160,6 +170,39 @@ func (s *Server) Expire(idOrName string) error {
 	}
 	s.setState(sn, step{state: StateInactive})
 	return nil
+}
+
+// Served is the snapshot a sandbox of a name starts from, and what its containers get.
+type Served struct {
+	ID         string            `json:"id"`
+	Name       string            `json:"name"`
+	ImageName  string            `json:"imageName,omitempty"`
+	Dockerfile string            `json:"dockerfile,omitempty"`
+	Entrypoint []string          `json:"entrypoint"`
+	CPU        float64           `json:"cpu"`
+	Mem        float64           `json:"mem"`
+	Disk       float64           `json:"disk"`
+	Env        map[string]string `json:"env"`     // the image's ENV, as built
+	Workdir    string            `json:"workdir"` // its WORKDIR
+	User       string            `json:"user"`    // its USER
+}
+
+// ServedSnapshot reports the active snapshot named name (the one sandbox.service.ts
+// createFromSnapshot accepts), or false when there is none. It reads nothing: a snapshot in a
+// transitional state stays where clients last saw it.
+func (s *Server) ServedSnapshot(name string) (Served, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sn := s.byName(name)
+	if sn == nil || sn.State != StateActive {
+		return Served{}, false
+	}
+	out := Served{ID: sn.ID, Name: sn.Name, ImageName: sn.ImageName, Entrypoint: sn.Entrypoint, CPU: sn.CPU, Mem: sn.Mem,
+		Disk: sn.Disk, Env: maps.Clone(sn.config.env), Workdir: sn.config.workdir, User: sn.config.user}
+	if sn.BuildInfo != nil {
+		out.Dockerfile = sn.BuildInfo.DockerfileContent
+	}
+	return out, true
 }
 
 // Stats counts what the emulator answered.

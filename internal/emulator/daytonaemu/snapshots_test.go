@@ -282,3 +282,19 @@ func TestListSandboxesByLabel(t *testing.T) {
 		t.Errorf("a destroyed sandbox is listed: %v", list)
 	}
 }
+
+// The served control reports the active snapshot a sandbox of a name starts from, with what its
+// build set; none while the snapshot is not active.
+func TestServedSnapshot(t *testing.T) {
+	c := newClient(t, Options{})
+	created := c.must(http.StatusOK, http.MethodPost, "/snapshots", map[string]any{"name": "srv",
+		"buildInfo": map[string]any{"dockerfileContent": "FROM python:3.12-slim\nENV A=b\nWORKDIR /w\n"}})
+	if _, ok := c.s.ServedSnapshot("srv"); ok {
+		t.Error("a pending snapshot is served")
+	}
+	c.states(created)
+	got, ok := c.s.ServedSnapshot("srv")
+	if !ok || got.Env["A"] != "b" || got.Workdir != "/w" || !strings.HasPrefix(got.Dockerfile, "FROM python:3.12-slim") {
+		t.Errorf("served %+v %v", got, ok)
+	}
+}
