@@ -83,6 +83,7 @@ func TestAccTemplateMovedFromE2BTemplateWithOtherInputs(t *testing.T) {
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				movedFrom("e2b_template.ds", "sandbox_template.ds"),
 				plancheck.ExpectResourceAction("sandbox_template.ds", plancheck.ResourceActionUpdate),
+				changes("sandbox_template.ds", "image", "python:3.12", "python:3.13"), // why it rebuilds
 				plancheck.ExpectUnknownValue("sandbox_template.ds", tfjsonpath.New("build_id")),
 			}},
 			Check: resource.ComposeAggregateTestCheckFunc(
@@ -241,6 +242,28 @@ func installE2BStub(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("TF_CLI_CONFIG_FILE", rc)
+}
+
+// changes checks that the plan changes address's attribute from before to after.
+type changesCheck struct{ address, attribute, before, after string }
+
+func changes(address, attribute, before, after string) plancheck.PlanCheck {
+	return changesCheck{address, attribute, before, after}
+}
+
+func (c changesCheck) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	for _, rc := range req.Plan.ResourceChanges {
+		if rc.Address != c.address {
+			continue
+		}
+		before, _ := rc.Change.Before.(map[string]any)
+		after, _ := rc.Change.After.(map[string]any)
+		if before[c.attribute] != c.before || after[c.attribute] != c.after {
+			resp.Error = fmt.Errorf("%s.%s: %v -> %v, want %q -> %q", c.address, c.attribute, before[c.attribute], after[c.attribute], c.before, c.after)
+		}
+		return
+	}
+	resp.Error = fmt.Errorf("the plan has no change of %s", c.address)
 }
 
 // movedFrom checks that the plan moves from to to.
