@@ -29,8 +29,8 @@ func (r *templateResource) MoveState(context.Context) []resource.StateMover {
 	return []resource.StateMover{{SourceSchema: e2bTemplateSchemaV0(), StateMover: r.moveE2BTemplate}}
 }
 
-// e2bTemplateSource names the resource MoveState accepts: its provider (any registry host: the
-// Terraform and OpenTofu registries, or a mirror of either) and its type.
+// The resource MoveState accepts: its provider (on any registry host: Terraform's, OpenTofu's or a
+// mirror's), its type, and the schema version whose state it reads.
 const (
 	e2bTemplateProvider      = "536tech/e2b"
 	e2bTemplateType          = "e2b_template"
@@ -89,7 +89,7 @@ func (r *templateResource) moveE2BTemplate(ctx context.Context, req resource.Mov
 	if req.SourceSchemaVersion != e2bTemplateSchemaVersion {
 		resp.Diagnostics.AddError("Unsupported e2b_template state",
 			fmt.Sprintf("This state of %s's %s is at schema version %d; sandbox_template maps only schema version %d "+
-				"(its releases 0.1.0 and 0.2.0). Import the template instead: an `import` block with id = \"e2b/<alias>\", "+
+				"(536tech/e2b 0.1.0 and 0.2.0). Import the template instead: an `import` block with id = \"e2b/<alias>\", "+
 				"and a `removed` block (destroy = false) for the %s.",
 				req.SourceProviderAddress, e2bTemplateType, req.SourceSchemaVersion, e2bTemplateSchemaVersion, e2bTemplateType))
 		return
@@ -119,9 +119,9 @@ func (r *templateResource) moveE2BTemplate(ctx context.Context, req resource.Mov
 	}
 	resp.Diagnostics.Append(moved.setResultAttributes(ctx, &resp.TargetState)...)
 	resp.Diagnostics.Append(setIdentity(ctx, resp.TargetIdentity, moved.Backend, moved.TemplateID)...)
-	if moved.Image.IsNull() {
-		// Imported into 536tech/e2b and never given from_image: its state proves no inputs, so the
-		// next plan adopts the configured ones as after an import (adoptsImport).
+	if !provesInputs(old) {
+		// Its state proves no inputs, so the next plan adopts the configured ones as after an
+		// import of the template (adoptsImport).
 		resp.Diagnostics.Append(resp.TargetPrivate.SetKey(ctx, privateImported, []byte(`true`))...)
 	}
 	for _, warning := range movedWarnings(old, moved) {
@@ -153,10 +153,14 @@ func movedAlias(old e2bTemplateModel) (string, diag.Diagnostics) {
 // from, with the meaning they have here, and a template found usable (SKIPPED: nothing was built).
 func movedTemplate(old e2bTemplateModel, alias string, at time.Time) templateModel {
 	m := templateModel{Backend: types.StringValue(string(e2b.Backend.Name)), TemplateID: types.StringValue(alias),
-		Image: old.FromImage, StartCmd: old.StartCmd, ReadyCmd: old.ReadyCmd,
-		CPUCount: positiveOrNull(old.CPUCount), MemoryMB: positiveOrNull(old.MemoryMB)}
-	if m.StartCmd.IsNull() {
-		m.StartCmd = types.StringValue("") // none was sent; unset here means the code-interpreter's
+		Image: types.StringNull(), StartCmd: types.StringNull(), ReadyCmd: types.StringNull(),
+		CPUCount: types.Int64Null(), MemoryMB: types.Int64Null()}
+	if provesInputs(old) {
+		m.Image, m.StartCmd, m.ReadyCmd = old.FromImage, old.StartCmd, old.ReadyCmd
+		m.CPUCount, m.MemoryMB = positiveOrNull(old.CPUCount), positiveOrNull(old.MemoryMB)
+		if m.StartCmd.IsNull() {
+			m.StartCmd = types.StringValue("") // none was sent; unset here means the code-interpreter's
+		}
 	}
 	detail := fmt.Sprintf("moved from %s (E2B template %s), which %s built; nothing was built", e2bTemplateType, old.ID.ValueString(), e2bTemplateProvider)
 	m.setResult(builders.TemplateBuildResult{Status: builders.StatusSkipped, BuildID: provenBuild(old),
@@ -164,12 +168,17 @@ func movedTemplate(old e2bTemplateModel, alias string, at time.Time) templateMod
 	return m
 }
 
+// provesInputs tells whether the old state records what its template was built from: not when it
+// was imported into 536tech/e2b (an import sets no from_image, and refreshes never read one back).
+func provesInputs(old e2bTemplateModel) bool { return old.FromImage.ValueString() != "" }
+
 // provenBuild is the build the old state says it made, "" when it does not say: 536tech/e2b
 // overwrites build_id with "" on every read (E2B's GET /templates/{id} has no buildID), and a build
-// that did not finish proves nothing. Recorded, the refresh checks the template still serves it.
+// that did not finish, or of unknown inputs, proves nothing. Recorded, the refresh checks that the
+// template still serves it (a template serving another build is SUPERSEDED, and the plan rebuilds).
 func provenBuild(old e2bTemplateModel) string {
 	id, status := old.BuildID.ValueString(), strings.ToLower(old.BuildStatus.ValueString())
-	if id == "" || id == "00000000-0000-0000-0000-000000000000" || (status != "" && status != "ready") {
+	if !provesInputs(old) || id == "" || id == "00000000-0000-0000-0000-000000000000" || (status != "" && status != "ready") {
 		return ""
 	}
 	return id
@@ -190,13 +199,13 @@ func movedWarnings(old e2bTemplateModel, moved templateModel) []string {
 		warnings = append(warnings, fmt.Sprintf("e2b_template's name %q names the tag %q; sandbox_template builds and checks "+
 			"the template's default tag, so the refresh adopts (or the plan rebuilds) the build `default` serves.", old.Name.ValueString(), tag))
 	}
-	if old.StartCmd.IsNull() {
+	if provesInputs(old) && old.StartCmd.IsNull() {
 		warnings = append(warnings, "e2b_template had no start_cmd, so the template starts nothing: it is recorded as "+
 			"start_cmd = \"\". Unset here means E2B's code-interpreter start command, so set start_cmd = \"\" to keep "+
 			"the template as it is; leaving it unset rebuilds it.")
 	}
 	switch {
-	case moved.Image.IsNull():
+	case !provesInputs(old):
 		warnings = append(warnings, "e2b_template records no from_image (it was imported), so nothing proves what the "+
 			"template was built from: the next plan adopts the configured inputs as an import does.")
 	case moved.BuildID.IsNull():
