@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -208,30 +207,18 @@ resource "sandbox_template" "ds" {
 `, inputs)
 }
 
-var (
-	e2bStubOnce sync.Once
-	e2bStubDir  string
-	e2bStubErr  error
-)
-
-// installE2BStub builds testdata/e2bstub once and points the CLI at it for 536tech/e2b: a state
-// names its provider, and the CLI plans nothing until every provider a state names is installed.
+// installE2BStub builds testdata/e2bstub and points the CLI at it for 536tech/e2b: a state names
+// its provider, and the CLI plans nothing until every provider a state names is installed. Each
+// test builds it into its own temporary directory (Go's build cache makes the second build quick).
 func installE2BStub(t *testing.T) {
 	t.Helper()
-	e2bStubOnce.Do(func() {
-		e2bStubDir, e2bStubErr = os.MkdirTemp("", "e2b-stub-") //nolint:usetesting // one build shared by the tests that need it
-		if e2bStubErr == nil {
-			out, err := exec.Command("go", "build", "-o", filepath.Join(e2bStubDir, "terraform-provider-e2b"), "./testdata/e2bstub").CombinedOutput()
-			if err != nil {
-				e2bStubErr = fmt.Errorf("go build ./testdata/e2bstub: %v\n%s", err, out)
-			}
-		}
-	})
-	if e2bStubErr != nil {
-		t.Fatal(e2bStubErr)
+	dir := t.TempDir()
+	out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "terraform-provider-e2b"), "./testdata/e2bstub").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build ./testdata/e2bstub: %v\n%s", err, out)
 	}
-	rc := filepath.Join(t.TempDir(), "e2b-stub.tfrc")
-	config := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"536tech/e2b\" = %q\n  }\n  direct {}\n}\n", e2bStubDir)
+	rc := filepath.Join(dir, "e2b-stub.tfrc")
+	config := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"536tech/e2b\" = %q\n  }\n  direct {}\n}\n", dir)
 	if err := os.WriteFile(rc, []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
