@@ -9,10 +9,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 )
 
 var (
@@ -20,6 +22,7 @@ var (
 	_ resource.ResourceWithImportState    = (*templateResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*templateResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*templateResource)(nil)
+	_ resource.ResourceWithIdentity       = (*templateResource)(nil)
 )
 
 type templateResource struct {
@@ -37,8 +40,89 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 	resp.Schema = templateResourceSchema(ctx)
 }
 
+func (r *templateResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{Attributes: map[string]identityschema.Attribute{
+		"backend": identityschema.StringAttribute{RequiredForImport: true,
+			Description: "Sandbox backend: " + strings.ReplaceAll(backtickList(backends.All), "`", "") + "."},
+		"template_id": identityschema.StringAttribute{RequiredForImport: true,
+			Description: "Template name: " + templateNames(backends.All) + "."},
+	}}
+}
+
 func (r *templateResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.backends = backendsFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// ValidateConfig reports, at plan time and on the attribute at fault, every problem the core
+// finds in the configured spec (the rules live there, once), what only HCL can get wrong
+// (registry_auth's "exactly one" rules, timeouts), and the fields the backend ignores.
+func (r *templateResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var cfg templateModel
+	resp.Diagnostics.Append(readModel(ctx, req.Config.Raw, &cfg)...)
+	if resp.Diagnostics.HasError() || cfg.Backend.IsUnknown() || cfg.Backend.IsNull() {
+		return
+	}
+	backend, err := backends.Named(cfg.Backend.ValueString())
+	if err != nil {
+		return // the backend attribute's OneOf validator reports it
+	}
+	validateTimeouts(cfg, resp)
+	checkSpec(ctx, cfg, backend, &resp.Diagnostics)
+	for _, field := range builders.SpecFields {
+		if reason := backend.Ignored[field]; reason != "" && isSet(cfg.attribute(field)) {
+			resp.Diagnostics.AddAttributeWarning(path.Root(field), "Ignored by the "+string(backend.Name)+" backend", field+" is ignored: "+reason+".")
+		}
+	}
+}
+
+// ModifyPlan plans what the schema does not: id, template_ref, sandbox_entrypoint and the steps'
+// outputs (files_hash, sandbox_env, sandbox_workdir, sandbox_user) where they are known, replacement when backend or template_id changes, and the build outcome: known (the
+// state's) when an update will not rebuild, so such plans show only what really changes, unknown when
+// it will. It fails the plan when the chosen backend is not configured (a setting Terraform will know
+// only at apply counts as configured). It reads the plan once and sets it once: each GetAttribute and
+// SetAttribute walks the schema (BenchmarkTemplatePlanRPCs).
+func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return // destroy
+	}
+	var plan templateModel
+	resp.Diagnostics.Append(readModel(ctx, req.Plan.Raw, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if r.backends != nil && plan.ImageDigestCheck.ValueString() != digestCheckOff {
+		defer r.planImageDigest(ctx, req, resp) // last: it adjusts the plan the rest made
+	}
+	if outputsMoved := plan.planStepsOutputs(); !outputsMoved && unchanged(ctx, req) {
+		return
+	}
+	var state templateModel
+	creating := req.State.Raw.IsNull()
+	if creating {
+		plan.filesHashFromBuild()
+	} else {
+		resp.Diagnostics.Append(readModel(ctx, req.State.Raw, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		for _, name := range []string{"backend", "template_id"} { // another backend or id is another template
+			if !plan.attribute(name).Equal(state.attribute(name)) {
+				resp.RequiresReplace.Append(path.Root(name))
+			}
+		}
+		// The template keeps its id and reference through an update: a rebuild changes neither.
+		plan.ID, plan.TemplateRef = state.ID, state.TemplateRef
+	}
+	if !plan.Backend.IsUnknown() && !plan.StartCmd.IsUnknown() {
+		plan.SandboxEntrypoint = sandboxEntrypointValue(plan.Backend, plan.StartCmd) // else known at apply (setResult)
+	}
+	if plan.ImageDigestCheck.ValueString() == digestCheckOff {
+		plan.ImageDigest = types.StringNull() // no check, no digest
+	}
+	if r.backends != nil {
+		r.planBuild(ctx, req, creating, &plan, state, resp)
+	}
+	resp.Diagnostics.Append(writeModel(ctx, plan, &resp.Plan.Raw)...)
 }
 
 func (r *templateResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -56,90 +140,6 @@ func (r *templateResource) Create(ctx context.Context, req resource.CreateReques
 	defer cancel()
 	rec := &buildRecorder{plan: plan, state: &resp.State, diags: &resp.Diagnostics, now: r.now, dropFailed: r.backends.dropFailedCreates}
 	rec.finish(ctx, builders.Ensure(ctx, builder, spec, rec.observer(ctx)))
-}
-
-func (r *templateResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, config, state templateModel
-	resp.Diagnostics.Append(readModel(ctx, req.Plan.Raw, &plan)...)
-	resp.Diagnostics.Append(readModel(ctx, req.Config.Raw, &config)...)
-	resp.Diagnostics.Append(readModel(ctx, req.State.Raw, &state)...)
-	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, plan.Backend, plan.TemplateID)...)
-	lc, diags := lifecycleOf(ctx, state, req.Private)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if keepsBuild(lc, plan, state) {
-		// Only settings such as keep_remotely or timeouts changed, or an import is being adopted:
-		// no API call, the build outcome stays as it was.
-		plan.copyResult(state)
-		if !r.retag(ctx, plan, state, &resp.Diagnostics) {
-			plan.Tags, plan.Candidate = state.Tags, state.Candidate // the next plan tries again
-		}
-		resp.Diagnostics.Append(writeModel(ctx, plan, &resp.State.Raw)...)
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
-		return
-	}
-	timeout, diags := plan.Timeouts.Update(ctx, mustDuration(defaultUpdateTimeout))
-	resp.Diagnostics.Append(diags...)
-	builder, spec := r.prepare(ctx, &plan, config, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	rec := &buildRecorder{plan: plan, prior: &state, state: &resp.State, diags: &resp.Diagnostics, now: r.now}
-	rec.finish(ctx, builders.Rebuild(ctx, builder, spec, rec.observer(ctx)))
-}
-
-// prepare opens the plan's backend and maps the plan onto the spec to build, pinned to the
-// planned image digest (which it settles in plan).
-func (r *templateResource) prepare(ctx context.Context, plan *templateModel, config templateModel, diags *diag.Diagnostics) (builders.Builder, builders.TemplateSpec) {
-	builder, err := r.backends.Builder(ctx, plan.Backend.ValueString())
-	if err != nil {
-		diags.Append(notConfigured(err))
-		return nil, builders.TemplateSpec{}
-	}
-	spec, specDiags := plan.spec(ctx, config)
-	diags.Append(specDiags...)
-	plan.ImageDigest = settledDigest(plan.ImageDigest)
-	spec.Image = buildImage(spec.Image, plan.ImageDigest)
-	return builder, spec
-}
-
-// buildLogger logs a build's progress (e.g. waiting for a free build slot) to the provider log.
-func buildLogger(ctx context.Context, plan templateModel) builders.Observer {
-	fields := map[string]any{"backend": plan.Backend.ValueString(), "template_id": plan.TemplateID.ValueString()}
-	tflog.Info(ctx, "building sandbox template", fields)
-	return builders.Observer{OnProgress: func(line string) { tflog.Info(ctx, line, fields) }}
-}
-
-// reportOutcome turns a failed or unsupported build into the diagnostic that says so.
-func reportOutcome(result builders.TemplateBuildResult, diags *diag.Diagnostics) {
-	for _, warning := range result.Warnings {
-		diags.AddAttributeWarning(path.Root("template_id"), "Sandbox template rebuilt", warning)
-	}
-	switch result.Status {
-	case builders.StatusFailed:
-		diags.AddError(fmt.Sprintf("Template build failed at stage %s", result.Stage), failureDetail(result))
-	case builders.StatusUnsupported:
-		diags.AddAttributeWarning(path.Root("backend"), "Backend has no templates",
-			result.Detail+" The resource is recorded with status UNSUPPORTED and a null template_ref.")
-	}
-}
-
-func failureDetail(result builders.TemplateBuildResult) string {
-	var b strings.Builder
-	b.WriteString(result.Detail)
-	if len(result.Logs) > 0 {
-		tail := result.Logs
-		if len(tail) > 20 {
-			tail = tail[len(tail)-20:]
-		}
-		b.WriteString("\n\nLast build log lines:\n  ")
-		b.WriteString(strings.Join(tail, "\n  "))
-	}
-	return b.String()
 }
 
 func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -175,26 +175,38 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 	// not see its build finish is kept, tainted, so the next apply replaces it.
 }
 
-// recheckUnsupported looks again at a template recorded UNSUPPORTED (Bedrock: no READY code
-// interpreter of that id yet). One that has become usable since turns the resource SKIPPED, with its
-// template_ref. Nothing remote backs an UNSUPPORTED result, so a failed look only warns and keeps it.
-func (r *templateResource) recheckUnsupported(ctx context.Context, state templateModel, resp *resource.ReadResponse) {
-	builder, err := r.backends.Builder(ctx, state.Backend.ValueString())
-	var usable bool
-	if err == nil {
-		usable, err = builder.IsUsable(ctx, state.TemplateID.ValueString())
-	}
-	if err != nil {
-		resp.Diagnostics.AddWarning("Could not re-check an unsupported sandbox template", err.Error())
+func (r *templateResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, config, state templateModel
+	resp.Diagnostics.Append(readModel(ctx, req.Plan.Raw, &plan)...)
+	resp.Diagnostics.Append(readModel(ctx, req.Config.Raw, &config)...)
+	resp.Diagnostics.Append(readModel(ctx, req.State.Raw, &state)...)
+	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, plan.Backend, plan.TemplateID)...)
+	lc, diags := lifecycleOf(ctx, state, req.Private)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !usable {
+	if keepsBuild(lc, plan, state) {
+		// Only settings such as keep_remotely or timeouts changed, or an import is being adopted:
+		// no API call, the build outcome stays as it was.
+		plan.copyResult(state)
+		if !r.retag(ctx, plan, state, &resp.Diagnostics) {
+			plan.Tags, plan.Candidate = state.Tags, state.Candidate // the next plan tries again
+		}
+		resp.Diagnostics.Append(writeModel(ctx, plan, &resp.State.Raw)...)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
 		return
 	}
-	state.setResult(builders.TemplateBuildResult{Status: builders.StatusSkipped,
-		TemplateRef: &builders.TemplateRef{Provider: builder.Backend().Name, Value: state.TemplateID.ValueString()},
-		Detail:      "usable since it was recorded UNSUPPORTED; nothing was built"}, r.now())
-	resp.Diagnostics.Append(writeModel(ctx, state, &resp.State.Raw)...)
+	timeout, diags := plan.Timeouts.Update(ctx, mustDuration(defaultUpdateTimeout))
+	resp.Diagnostics.Append(diags...)
+	builder, spec := r.prepare(ctx, &plan, config, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	rec := &buildRecorder{plan: plan, prior: &state, state: &resp.State, diags: &resp.Diagnostics, now: r.now}
+	rec.finish(ctx, builders.Rebuild(ctx, builder, spec, rec.observer(ctx)))
 }
 
 func (r *templateResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -265,29 +277,39 @@ func (r *templateResource) ImportState(ctx context.Context, req resource.ImportS
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, types.StringValue(backend), types.StringValue(templateID))...)
 }
 
-func (m *templateModel) copyResult(from templateModel) {
-	m.ID, m.TemplateRef, m.Status, m.Detail, m.Stage, m.Logs, m.LastBuiltAt, m.BuildID, m.BuildRef =
-		from.ID, from.TemplateRef, from.Status, from.Detail, from.Stage, from.Logs, from.LastBuiltAt, from.BuildID, from.BuildRef
-	if m.ImageDigest.IsUnknown() {
-		m.ImageDigest = from.ImageDigest // no rebuild: the build in state keeps its digest
-	}
-}
-
-func mustDuration(s string) time.Duration {
-	d, err := time.ParseDuration(s)
+// prepare opens the plan's backend and maps the plan onto the spec to build, pinned to the
+// planned image digest (which it settles in plan).
+func (r *templateResource) prepare(ctx context.Context, plan *templateModel, config templateModel, diags *diag.Diagnostics) (builders.Builder, builders.TemplateSpec) {
+	builder, err := r.backends.Builder(ctx, plan.Backend.ValueString())
 	if err != nil {
-		panic(err)
+		diags.Append(notConfigured(err))
+		return nil, builders.TemplateSpec{}
 	}
-	return d
+	spec, specDiags := plan.spec(ctx, config)
+	diags.Append(specDiags...)
+	plan.ImageDigest = settledDigest(plan.ImageDigest)
+	spec.Image = buildImage(spec.Image, plan.ImageDigest)
+	return builder, spec
 }
 
-func backendsFrom(providerData any, diags *diag.Diagnostics) *backendSet {
-	if providerData == nil {
-		return nil // not configured yet (validation); Configure is called again
+// recheckUnsupported looks again at a template recorded UNSUPPORTED (Bedrock: no READY code
+// interpreter of that id yet). One that has become usable since turns the resource SKIPPED, with its
+// template_ref. Nothing remote backs an UNSUPPORTED result, so a failed look only warns and keeps it.
+func (r *templateResource) recheckUnsupported(ctx context.Context, state templateModel, resp *resource.ReadResponse) {
+	builder, err := r.backends.Builder(ctx, state.Backend.ValueString())
+	var usable bool
+	if err == nil {
+		usable, err = builder.IsUsable(ctx, state.TemplateID.ValueString())
 	}
-	b, ok := providerData.(*backendSet)
-	if !ok {
-		diags.AddError("Unexpected provider data", fmt.Sprintf("expected *backendSet, got %T; please report this bug", providerData))
+	if err != nil {
+		resp.Diagnostics.AddWarning("Could not re-check an unsupported sandbox template", err.Error())
+		return
 	}
-	return b
+	if !usable {
+		return
+	}
+	state.setResult(builders.TemplateBuildResult{Status: builders.StatusSkipped,
+		TemplateRef: &builders.TemplateRef{Provider: builder.Backend().Name, Value: state.TemplateID.ValueString()},
+		Detail:      "usable since it was recorded UNSUPPORTED; nothing was built"}, r.now())
+	resp.Diagnostics.Append(writeModel(ctx, state, &resp.State.Raw)...)
 }

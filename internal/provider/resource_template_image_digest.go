@@ -5,49 +5,14 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/imagedigest"
 )
-
-// image_digest_check modes.
-const (
-	digestCheckOff    = "off"
-	digestCheckWarn   = "warn"
-	digestCheckStrict = "strict"
-)
-
-// defaultDigestCheck is off: with it on, every plan asks the image's registry, which a plan run
-// away from the registry (or a hermetic test suite) cannot reach.
-const defaultDigestCheck = digestCheckOff
-
-func imageDigestAttribute() schema.Attribute {
-	return schema.StringAttribute{Computed: true,
-		MarkdownDescription: "Digest (`sha256:...`) `image`'s tag resolved to when the template was built, with `image_digest_check` " +
-			"on; null otherwise. The build pulls exactly this digest."}
-}
-
-func imageDigestCheckAttribute() schema.Attribute {
-	return schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(defaultDigestCheck),
-		MarkdownDescription: "Rebuild when `image`'s tag moves (`python:3.12`, `:latest`, a CI-pushed `:main`). `warn`: every plan " +
-			"resolves the tag with the build's `registry_auth` and plans a rebuild when the digest moved; a registry it " +
-			"cannot reach is a warning. `strict`: the same, and an unreachable registry fails the plan. `off` (default): " +
-			"no registry request at plan; the tag is built as it is. An image pinned by digest (`@sha256:`) never moves. " +
-			"With it on, a plan contacts `image`'s registry over HTTPS (plain HTTP only for a registry on a loopback address; " +
-			"never a link-local one) and the token service that registry names, all within the provider's `request_timeout`. " +
-			"`registry_auth` is sent only once the registry asks for it: a basic login to the registry and its token service; " +
-			"with `aws`, an ECR token minted at plan, to its ECR registry only; with `gcp`, a Google access token " +
-			"(scope `cloud-platform.read-only`) minted at plan, to Google's hosts only. Anything else is refused, naming the host.",
-		Validators: []validator.String{stringvalidator.OneOf(digestCheckOff, digestCheckWarn, digestCheckStrict)}}
-}
 
 // planImageDigest sets the planned image_digest and, when the tag moved since the build in state,
 // plans the rebuild and says so. ModifyPlan defers it, so it sees the plan everything else made.

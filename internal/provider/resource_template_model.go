@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -9,10 +10,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 )
 
 // Bounds on the log tail kept in state: enough to diagnose a failed build, small enough for plans.
@@ -130,14 +131,6 @@ func (m *templateModel) unknownResult() {
 	m.filesHashFromBuild()
 }
 
-// planRebuild marks, in a plan already made, what a build sets as known only after apply.
-func planRebuild(ctx context.Context, resp *resource.ModifyPlanResponse) {
-	var plan templateModel
-	resp.Diagnostics.Append(readModel(ctx, resp.Plan.Raw, &plan)...)
-	plan.unknownResult()
-	resp.Diagnostics.Append(writeModel(ctx, plan, &resp.Plan.Raw)...)
-}
-
 // setPending records a create still waiting for its build: the template exists.
 func (m *templateModel) setPending(ref builders.TemplateRef, at time.Time) {
 	m.setResult(builders.TemplateBuildResult{TemplateRef: &ref,
@@ -176,6 +169,50 @@ func logTail(logs []string) types.List {
 			line = strings.ToValidUTF8(line[:maxLogLineLen], "") + "…" // never split a multi-byte character
 		}
 		values[i] = types.StringValue(line)
+	}
+	return types.ListValueMust(types.StringType, values)
+}
+
+func (m *templateModel) copyResult(from templateModel) {
+	m.ID, m.TemplateRef, m.Status, m.Detail, m.Stage, m.Logs, m.LastBuiltAt, m.BuildID, m.BuildRef =
+		from.ID, from.TemplateRef, from.Status, from.Detail, from.Stage, from.Logs, from.LastBuiltAt, from.BuildID, from.BuildRef
+	if m.ImageDigest.IsUnknown() {
+		m.ImageDigest = from.ImageDigest // no rebuild: the build in state keeps its digest
+	}
+}
+
+// tagSpec reads tags and candidate into spec; unknown tags are left out (checked again at apply).
+func (m templateModel) tagSpec(ctx context.Context, spec *builders.TemplateSpec) diag.Diagnostics {
+	spec.Candidate = m.Candidate.ValueBool()
+	if m.Tags.IsNull() || m.Tags.IsUnknown() {
+		return nil
+	}
+	diags := m.Tags.ElementsAs(ctx, &spec.Tags, false)
+	slices.Sort(spec.Tags) // a set: its order means nothing
+	return diags
+}
+
+// buildRefValue is the reference to exactly buildID of the template, null where the backend has no
+// tags or no build is recorded.
+func buildRefValue(backend, templateID types.String, buildID string) types.Object {
+	descriptor, err := backends.Named(backend.ValueString())
+	if err != nil || descriptor.Tags == nil || buildID == "" {
+		return types.ObjectNull(templateRefAttrTypes)
+	}
+	return templateRefValue(&builders.TemplateRef{Provider: descriptor.Name, Value: descriptor.Tags.Ref(templateID.ValueString(), buildID)})
+}
+
+// sandboxEntrypointValue is sandbox_entrypoint: what a consumer passes as entrypoint when it starts
+// a sandbox from the template (OpenSandbox: the builder sandbox's), null for backends without one.
+func sandboxEntrypointValue(backend, startCmd types.String) types.List {
+	descriptor, err := backends.Named(backend.ValueString())
+	if err != nil || descriptor.SandboxEntrypoint == nil {
+		return types.ListNull(types.StringType)
+	}
+	argv := descriptor.SandboxEntrypoint(startCmd.ValueStringPointer())
+	values := make([]attr.Value, len(argv))
+	for i, arg := range argv {
+		values[i] = types.StringValue(arg)
 	}
 	return types.ListValueMust(types.StringType, values)
 }

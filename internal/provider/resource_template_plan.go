@@ -3,7 +3,9 @@ package provider
 import (
 	"context"
 	"fmt"
+	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -44,56 +46,6 @@ func unchanged(ctx context.Context, req resource.ModifyPlanRequest) bool {
 	var status types.String
 	req.State.GetAttribute(ctx, path.Root("status"), &status)
 	return status.ValueString() != string(builders.StatusFailed) && status.ValueString() != statusSuperseded
-}
-
-// ModifyPlan plans what the schema does not: id, template_ref, sandbox_entrypoint and the steps'
-// outputs (files_hash, sandbox_env, sandbox_workdir, sandbox_user) where they are known, replacement when backend or template_id changes, and the build outcome: known (the
-// state's) when an update will not rebuild, so such plans show only what really changes, unknown when
-// it will. It fails the plan when the chosen backend is not configured (a setting Terraform will know
-// only at apply counts as configured). It reads the plan once and sets it once: each GetAttribute and
-// SetAttribute walks the schema (BenchmarkTemplatePlanRPCs).
-func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return // destroy
-	}
-	var plan templateModel
-	resp.Diagnostics.Append(readModel(ctx, req.Plan.Raw, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if r.backends != nil && plan.ImageDigestCheck.ValueString() != digestCheckOff {
-		defer r.planImageDigest(ctx, req, resp) // last: it adjusts the plan the rest made
-	}
-	if outputsMoved := plan.planStepsOutputs(); !outputsMoved && unchanged(ctx, req) {
-		return
-	}
-	var state templateModel
-	creating := req.State.Raw.IsNull()
-	if creating {
-		plan.filesHashFromBuild()
-	} else {
-		resp.Diagnostics.Append(readModel(ctx, req.State.Raw, &state)...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-		for _, name := range []string{"backend", "template_id"} { // another backend or id is another template
-			if !plan.attribute(name).Equal(state.attribute(name)) {
-				resp.RequiresReplace.Append(path.Root(name))
-			}
-		}
-		// The template keeps its id and reference through an update: a rebuild changes neither.
-		plan.ID, plan.TemplateRef = state.ID, state.TemplateRef
-	}
-	if !plan.Backend.IsUnknown() && !plan.StartCmd.IsUnknown() {
-		plan.SandboxEntrypoint = sandboxEntrypointValue(plan.Backend, plan.StartCmd) // else known at apply (setResult)
-	}
-	if plan.ImageDigestCheck.ValueString() == digestCheckOff {
-		plan.ImageDigest = types.StringNull() // no check, no digest
-	}
-	if r.backends != nil {
-		r.planBuild(ctx, req, creating, &plan, state, resp)
-	}
-	resp.Diagnostics.Append(writeModel(ctx, plan, &resp.Plan.Raw)...)
 }
 
 // planBuild checks the backend and decides what the build outcome plans as: the template_ref of a
@@ -137,4 +89,66 @@ func (r *templateResource) planBuild(ctx context.Context, req resource.ModifyPla
 	} else {
 		plan.unknownResult()
 	}
+}
+
+// adoptsImport decides, at the plan after an import, whether the configured inputs can be adopted
+// without a build: only when the backend cannot tell what the template was built from (a warning
+// says so) or tells that it was built from these inputs. A template built from other inputs is
+// rebuilt, and the plan says why; the import flag is dropped so apply does what was planned.
+func adoptsImport(ctx context.Context, b builders.Builder, plan templateModel, resp *resource.ModifyPlanResponse) bool {
+	checker, ok := b.(builders.InputsChecker)
+	if !ok {
+		resp.Diagnostics.AddAttributeWarning(path.Root("template_id"), "Imported template's inputs unknown",
+			"The "+b.Backend().Title+" backend records no inputs a template was built from, so the configuration is adopted "+
+				"as it is, without comparing them. Set force_rebuild = true, or change rebuild_triggers, to build it from this configuration.")
+		return true
+	}
+	spec, diags := plan.spec(ctx, plan)
+	if diags.HasError() || plan.Image.IsUnknown() {
+		return true // unknown inputs: nothing to compare yet
+	}
+	verdict, _, err := checker.BuiltFrom(ctx, spec)
+	switch {
+	case err != nil:
+		resp.Diagnostics.AddWarning("Imported template's inputs not checked", err.Error()+": the configured inputs are adopted as they are.")
+	case verdict == builders.InputsUnknown:
+		resp.Diagnostics.AddAttributeWarning(path.Root("template_id"), "Imported template's inputs unknown",
+			"The template carries no record of the inputs it was built from (another tool built it), so the configuration "+
+				"is adopted without comparing them. Set force_rebuild = true, or change rebuild_triggers, to build it from this configuration.")
+	case verdict == builders.InputsDiffer:
+		resp.Diagnostics.AddAttributeWarning(path.Root("template_id"), "Imported template built from other inputs",
+			"The template's current build was not made from the configured inputs (image, packages, commands, sizing): "+
+				"this apply rebuilds it instead of adopting it.")
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...) // so apply does what was planned
+		return false
+	}
+	return true
+}
+
+// checkBuildTimeout refuses at plan time a create or update timeout the backend's server would
+// cut short (an OpenSandbox builder sandbox lives at most max_sandbox_timeout_seconds), instead
+// of failing that build at apply.
+func checkBuildTimeout(ctx context.Context, b builders.Builder, creating bool, t timeouts.Value, resp *resource.ModifyPlanResponse) {
+	checker, ok := b.(builders.BuildTimeoutChecker)
+	if !ok {
+		return
+	}
+	budget, diags := t.Update(ctx, mustDuration(defaultUpdateTimeout))
+	if creating {
+		budget, diags = t.Create(ctx, mustDuration(defaultCreateTimeout))
+	}
+	if diags.HasError() || budget <= 0 {
+		return // validateTimeouts reports it
+	}
+	if err := checker.CheckBuildTimeout(budget.Round(time.Second)); err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("timeouts"), "Build timeout longer than the server allows", err.Error())
+	}
+}
+
+// planRebuild marks, in a plan already made, what a build sets as known only after apply.
+func planRebuild(ctx context.Context, resp *resource.ModifyPlanResponse) {
+	var plan templateModel
+	resp.Diagnostics.Append(readModel(ctx, resp.Plan.Raw, &plan)...)
+	plan.unknownResult()
+	resp.Diagnostics.Append(writeModel(ctx, plan, &resp.Plan.Raw)...)
 }

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
@@ -16,33 +15,6 @@ import (
 // user and workdir for its sandboxes but not its ENV: finalize/builder.go:155-181, envd
 // init.go:268-271; a snapshot keeps none), and the working directory and user, where a snapshot
 // cannot keep them (sandbox_workdir, sandbox_user: backends with a SandboxEntrypoint).
-
-func stepsOutputAttributes() map[string]schema.Attribute {
-	return map[string]schema.Attribute{
-		"files_hash": schema.StringAttribute{Computed: true,
-			MarkdownDescription: "Digest of the files the `file` steps place (content, mode and names), read at plan time: " +
-				"a change rebuilds the template. Known after apply when the plan builds the template (a create or a rebuild): " +
-				"the build places the files as they are then, so a file that a resource of the configuration writes during " +
-				"the apply, or that is edited after the plan, is built and recorded. Null without `file` steps."},
-		// Sensitive as a whole: Terraform strips the marks of sensitive variables before a provider
-		// sees the configuration, so the provider cannot tell which values came from one.
-		"sandbox_env": schema.MapAttribute{Computed: true, Sensitive: true, ElementType: types.StringType,
-			MarkdownDescription: "The environment the `env` steps set, which the template's sandboxes do not get by " +
-				"themselves: `env` steps apply to the later steps of the build only. Pass it when starting a sandbox: on E2B " +
-				"as `envs` of `Sandbox.create` (the API's `envVars`; a template keeps its user and working directory, not " +
-				"its environment), on OpenSandbox as `env` when starting one from the snapshot (a snapshot keeps files " +
-				"only). Values are as written: on E2B the build expanded a `$NAME` in a value, a sandbox gets it literally. " +
-				"Known at plan time. Null without `env` steps and for backends that do not build. Sensitive, whatever its values: an `env` step is where " +
-				"API keys go, and a provider is never told which configuration values are sensitive, so the plan " +
-				"shows `(sensitive value)` and an `output` of it needs `sensitive = true`."},
-		"sandbox_workdir": schema.StringAttribute{Computed: true,
-			MarkdownDescription: "OpenSandbox: the working directory the last `workdir` step set (absolute), for the commands " +
-				"run in a sandbox from the snapshot (execd's `cwd`). Known at plan time. Null without `workdir` steps and for other backends."},
-		"sandbox_user": schema.StringAttribute{Computed: true,
-			MarkdownDescription: "OpenSandbox: the user the last `user` step set, to run the sandbox's commands as (execd " +
-				"takes its uid: `id -u <user>`). Known at plan time. Null without `user` steps (root) and for other backends."},
-	}
-}
 
 // stepsOutputs are those attributes' values for a backend and steps.
 type stepsOutputs struct {

@@ -10,86 +10,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
-	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 )
-
-// ValidateConfig reports, at plan time and on the attribute at fault, a backend without tags and
-// names the backend refuses; managing the plain name's tag is allowed, with a warning saying what
-// that means.
-func (r *templateTagResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var cfg templateTagModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	descriptor, err := backends.Named(cfg.Backend.ValueString())
-	if resp.Diagnostics.HasError() || cfg.Backend.IsUnknown() || err != nil {
-		return // an unknown name is the backend validator's to report
-	}
-	if descriptor.Tags == nil {
-		resp.Diagnostics.AddAttributeError(path.Root("backend"), "Backend has no build tags",
-			builders.NoTags(descriptor)+". sandbox_template_tag works with "+backtickList(taggingBackends())+".")
-		return
-	}
-	problems := map[string]string{}
-	if known(cfg.TemplateID) {
-		if err := descriptor.ValidateTemplateID(cfg.TemplateID.ValueString()).Err(); err != nil {
-			problems["template_id"] = err.Error()
-		}
-	}
-	if known(cfg.Tag) {
-		if problem := descriptor.Tags.TagProblem(cfg.Tag.ValueString()); problem != "" {
-			problems["tag"] = fmt.Sprintf("%q %s", cfg.Tag.ValueString(), problem)
-		}
-	}
-	if known(cfg.Target) {
-		if problem := descriptor.Tags.TargetProblem(cfg.Target.ValueString()); problem != "" {
-			problems["target"] = fmt.Sprintf("%q %s", cfg.Target.ValueString(), problem)
-		}
-	}
-	for attribute, problem := range problems {
-		resp.Diagnostics.AddAttributeError(path.Root(attribute), "Invalid "+attribute, problem+".")
-	}
-	if cfg.live() {
-		resp.Diagnostics.AddAttributeWarning(path.Root("tag"), "Managing the plain template name's tag",
-			liveTagWarning(descriptor, cfg.TemplateID.ValueString()))
-	}
-}
 
 func liveTagWarning(descriptor *builders.Backend, templateID string) string {
 	return fmt.Sprintf("Tag %q is what %q alone starts: moving it changes what every consumer of the plain name gets. Build the "+
 		"template with candidate = true, or its refresh takes the moved tag for a replaced build and rebuilds. %s never removes "+
 		"this tag: destroying the resource only forgets it.", descriptor.Tags.Live, templateID, descriptor.Title)
-}
-
-// ModifyPlan sets what template_id and tag name, and plans build_id as the build target resolves
-// to now: a change from what the tag points at (a promotion, a rollback, a move outside
-// Terraform, a target tag that moved) plans an update that moves it, and nothing else. A target the
-// backend cannot resolve before the move leaves build_id to the apply. Destroying the plain name's
-// tag says that it stays.
-func (r *templateTagResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if r.backends == nil {
-		return // provider not configured yet
-	}
-	var plan, state templateTagModel
-	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	}
-	if req.Plan.Raw.IsNull() {
-		if state.live() {
-			resp.Diagnostics.AddAttributeWarning(path.Root("tag"), "Tag kept", fmt.Sprintf("Destroying %s leaves the tag where it points: "+
-				"%s never removes it.", state.ID.ValueString(), state.tagging().Title))
-		}
-		return
-	}
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	descriptor := plan.tagging()
-	if resp.Diagnostics.HasError() || descriptor == nil || !known(plan.TemplateID) || !known(plan.Tag) {
-		return
-	}
-	plan.setNames(descriptor)
-	plan.BuildID = types.StringUnknown()
-	if known(plan.Target) {
-		r.planBuildID(ctx, &plan, state, req.State.Raw.IsNull(), resp)
-	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
 }
 
 // planBuildID plans the build the tag will point at: the one target resolves to now.
