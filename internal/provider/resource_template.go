@@ -105,9 +105,9 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		for _, name := range []string{"backend", "template_id"} { // another backend or id is another template
-			if !plan.attribute(name).Equal(state.attribute(name)) {
-				resp.RequiresReplace.Append(path.Root(name))
+		for _, f := range templateCodec().withRole(roleIdentity) { // another backend or id is another template
+			if !plan.value(f).Equal(state.value(f)) {
+				resp.RequiresReplace.Append(path.Root(f.name))
 			}
 		}
 		// The template keeps its id and reference through an update: a rebuild changes neither.

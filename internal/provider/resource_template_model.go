@@ -22,47 +22,57 @@ const (
 	maxLogLineLen = 500
 )
 
+// templateModel is sandbox_template. Each field declares its role, which the codec exposes
+// (templateCodec().withRole) and everything that treats fields alike derives from:
+//   - identity: which template it is; another value replaces the resource;
+//   - input: what the build is made from (builders.TemplateSpec's inputs, and files_hash, the
+//     content of the files the steps place): a change rebuilds;
+//   - credential: how the build reaches what it reads: rotating it builds nothing;
+//   - setting: how this resource builds, keeps or names its builds: a change builds nothing;
+//   - result: what a build sets: unknown in a plan that builds, the state's in one that keeps;
+//   - output: what follows from the identity and inputs, planned where it is known.
 type templateModel struct {
-	ID              types.String   `tfsdk:"id"`
-	Backend         types.String   `tfsdk:"backend"`
-	TemplateID      types.String   `tfsdk:"template_id"`
-	Image           types.String   `tfsdk:"image"`
-	RegistryAuth    types.Object   `tfsdk:"registry_auth"`
-	Packages        types.List     `tfsdk:"packages"`
-	StartCmd        types.String   `tfsdk:"start_cmd"`
-	ReadyCmd        types.String   `tfsdk:"ready_cmd"`
-	CPUCount        types.Int64    `tfsdk:"cpu_count"`
-	MemoryMB        types.Int64    `tfsdk:"memory_mb"`
-	BaseTemplate    types.String   `tfsdk:"base_template"`
-	Dockerfile      types.String   `tfsdk:"dockerfile"`
-	ForceRebuild    types.Bool     `tfsdk:"force_rebuild"`
-	KeepRemotely    types.Bool     `tfsdk:"keep_remotely"`
-	RebuildTriggers types.Map      `tfsdk:"rebuild_triggers"`
-	Timeouts        timeouts.Value `tfsdk:"timeouts"`
-	Tags            types.Set      `tfsdk:"tags"`
-	Candidate       types.Bool     `tfsdk:"candidate"`
+	Backend    types.String `tfsdk:"backend" role:"identity"`
+	TemplateID types.String `tfsdk:"template_id" role:"identity"`
 
-	TemplateRef types.Object `tfsdk:"template_ref"`
-	Status      types.String `tfsdk:"status"`
-	Detail      types.String `tfsdk:"detail"`
-	Stage       types.String `tfsdk:"stage"`
-	Logs        types.List   `tfsdk:"logs"`
-	LastBuiltAt types.String `tfsdk:"last_built_at"`
-	BuildID     types.String `tfsdk:"build_id"`
-	BuildRef    types.Object `tfsdk:"build_ref"`
+	Image           types.String `tfsdk:"image" role:"input"`
+	Packages        types.List   `tfsdk:"packages" role:"input"`
+	Steps           types.List   `tfsdk:"steps" role:"input"`
+	StartCmd        types.String `tfsdk:"start_cmd" role:"input"`
+	ReadyCmd        types.String `tfsdk:"ready_cmd" role:"input"`
+	ReadyCheck      types.Object `tfsdk:"ready_check" role:"input"`
+	CPUCount        types.Int64  `tfsdk:"cpu_count" role:"input"`
+	MemoryMB        types.Int64  `tfsdk:"memory_mb" role:"input"`
+	MinFreeDiskMB   types.Int64  `tfsdk:"min_free_disk_mb" role:"input"`
+	BaseTemplate    types.String `tfsdk:"base_template" role:"input"`
+	Dockerfile      types.String `tfsdk:"dockerfile" role:"input"`
+	RebuildTriggers types.Map    `tfsdk:"rebuild_triggers" role:"input"`
+	FilesHash       types.String `tfsdk:"files_hash" role:"input"`
 
-	ImageDigest      types.String `tfsdk:"image_digest"`
-	ImageDigestCheck types.String `tfsdk:"image_digest_check"`
+	RegistryAuth types.Object `tfsdk:"registry_auth" role:"credential"`
 
-	SandboxEntrypoint types.List `tfsdk:"sandbox_entrypoint"`
+	ForceRebuild     types.Bool     `tfsdk:"force_rebuild" role:"setting"`
+	KeepRemotely     types.Bool     `tfsdk:"keep_remotely" role:"setting"`
+	Timeouts         timeouts.Value `tfsdk:"timeouts" role:"setting"`
+	Tags             types.Set      `tfsdk:"tags" role:"setting"`
+	Candidate        types.Bool     `tfsdk:"candidate" role:"setting"`
+	ImageDigestCheck types.String   `tfsdk:"image_digest_check" role:"setting"`
 
-	Steps          types.List   `tfsdk:"steps"`
-	ReadyCheck     types.Object `tfsdk:"ready_check"`
-	MinFreeDiskMB  types.Int64  `tfsdk:"min_free_disk_mb"`
-	FilesHash      types.String `tfsdk:"files_hash"`
-	SandboxEnv     types.Map    `tfsdk:"sandbox_env"`
-	SandboxWorkdir types.String `tfsdk:"sandbox_workdir"`
-	SandboxUser    types.String `tfsdk:"sandbox_user"`
+	Status      types.String `tfsdk:"status" role:"result"`
+	Detail      types.String `tfsdk:"detail" role:"result"`
+	Stage       types.String `tfsdk:"stage" role:"result"`
+	Logs        types.List   `tfsdk:"logs" role:"result"`
+	LastBuiltAt types.String `tfsdk:"last_built_at" role:"result"`
+	BuildID     types.String `tfsdk:"build_id" role:"result"`
+	BuildRef    types.Object `tfsdk:"build_ref" role:"result"`
+
+	ID                types.String `tfsdk:"id" role:"output"`
+	TemplateRef       types.Object `tfsdk:"template_ref" role:"output"`
+	ImageDigest       types.String `tfsdk:"image_digest" role:"output"`
+	SandboxEntrypoint types.List   `tfsdk:"sandbox_entrypoint" role:"output"`
+	SandboxEnv        types.Map    `tfsdk:"sandbox_env" role:"output"`
+	SandboxWorkdir    types.String `tfsdk:"sandbox_workdir" role:"output"`
+	SandboxUser       types.String `tfsdk:"sandbox_user" role:"output"`
 }
 
 var templateRefAttrTypes = map[string]attr.Type{"provider": types.StringType, "value": types.StringType}
@@ -123,11 +133,11 @@ func (m *templateModel) setResult(result builders.TemplateBuildResult, at time.T
 	m.setStepsOutputs()
 }
 
-// unknownResult marks what a build sets as known only after apply.
+// unknownResult marks what a build sets (the results) as known only after apply.
 func (m *templateModel) unknownResult() {
-	m.Status, m.Detail, m.Stage, m.LastBuiltAt, m.BuildID =
-		types.StringUnknown(), types.StringUnknown(), types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
-	m.Logs, m.BuildRef = types.ListUnknown(types.StringType), types.ObjectUnknown(templateRefAttrTypes)
+	for _, f := range templateCodec().withRole(roleResult) {
+		m.set(f, f.unknown)
+	}
 	m.filesHashFromBuild()
 }
 
@@ -138,15 +148,12 @@ func (m *templateModel) setPending(ref builders.TemplateRef, at time.Time) {
 	m.Status = types.StringValue(statusBuilding)
 }
 
-// setResultAttributes writes the attributes setResult sets, one by one (an import's state has
-// no model to set as a whole).
+// setResultAttributes writes what setResult sets (the results and outputs), one by one: an
+// import's state has no model to set as a whole.
 func (m templateModel) setResultAttributes(ctx context.Context, s attributeSetter) diag.Diagnostics {
 	var diags diag.Diagnostics
-	for name, value := range map[string]any{"status": m.Status, "detail": m.Detail, "stage": m.Stage, "logs": m.Logs,
-		"last_built_at": m.LastBuiltAt, "build_id": m.BuildID, "build_ref": m.BuildRef, "template_ref": m.TemplateRef,
-		"sandbox_entrypoint": m.SandboxEntrypoint, "files_hash": m.FilesHash, "sandbox_env": m.SandboxEnv,
-		"sandbox_workdir": m.SandboxWorkdir, "sandbox_user": m.SandboxUser} {
-		diags.Append(s.SetAttribute(ctx, path.Root(name), value)...)
+	for _, f := range append(templateCodec().withRole(roleResult), templateCodec().withRole(roleOutput)...) {
+		diags.Append(s.SetAttribute(ctx, path.Root(f.name), m.value(f))...)
 	}
 	return diags
 }
@@ -173,9 +180,11 @@ func logTail(logs []string) types.List {
 	return types.ListValueMust(types.StringType, values)
 }
 
+// copyResult keeps the state's build outcome (its results) where no build is made.
 func (m *templateModel) copyResult(from templateModel) {
-	m.ID, m.TemplateRef, m.Status, m.Detail, m.Stage, m.Logs, m.LastBuiltAt, m.BuildID, m.BuildRef =
-		from.ID, from.TemplateRef, from.Status, from.Detail, from.Stage, from.Logs, from.LastBuiltAt, from.BuildID, from.BuildRef
+	for _, f := range templateCodec().withRole(roleResult) {
+		m.set(f, from.value(f))
+	}
 	if m.ImageDigest.IsUnknown() {
 		m.ImageDigest = from.ImageDigest // no rebuild: the build in state keeps its digest
 	}

@@ -14,20 +14,16 @@ import (
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 )
 
-// buildInputsChanged tells whether a plan needs a rebuild. Credentials, keep_remotely, force_rebuild
-// and timeouts are not build inputs: changing them alone makes no API call.
+// buildInputsChanged tells whether a plan needs a rebuild: a build input changed (see
+// templateModel's roles; credentials and settings are none: changing them alone makes no API
+// call), or the image's tag moved.
 func buildInputsChanged(plan, state templateModel) bool {
-	return !plan.Image.Equal(state.Image) ||
-		!plan.Packages.Equal(state.Packages) ||
-		!plan.StartCmd.Equal(state.StartCmd) ||
-		!plan.ReadyCmd.Equal(state.ReadyCmd) ||
-		!plan.CPUCount.Equal(state.CPUCount) ||
-		!plan.MemoryMB.Equal(state.MemoryMB) ||
-		!plan.BaseTemplate.Equal(state.BaseTemplate) ||
-		!plan.Dockerfile.Equal(state.Dockerfile) ||
-		!plan.RebuildTriggers.Equal(state.RebuildTriggers) ||
-		stepsChanged(plan, state) ||
-		digestMoved(plan.ImageDigest, state.ImageDigest)
+	for _, f := range templateCodec().withRole(roleInput) {
+		if !plan.value(f).Equal(state.value(f)) {
+			return true
+		}
+	}
+	return digestMoved(plan.ImageDigest, state.ImageDigest)
 }
 
 // keepsBuild tells whether an update keeps the current build: no build input changed and nothing

@@ -97,9 +97,3 @@ func (m *templateModel) filesHashFromBuild() {
 		m.FilesHash = types.StringUnknown()
 	}
 }
-
-// stepsChanged tells whether a step, the ready check, the disk minimum or a placed file changed.
-func stepsChanged(plan, state templateModel) bool {
-	return !plan.Steps.Equal(state.Steps) || !plan.ReadyCheck.Equal(state.ReadyCheck) ||
-		!plan.MinFreeDiskMB.Equal(state.MinFreeDiskMB) || !plan.FilesHash.Equal(state.FilesHash)
-}

@@ -36,11 +36,10 @@ func checkSpec(ctx context.Context, cfg templateModel, backend *builders.Backend
 // yet (they read as empty in the spec): top-level ones, and elements of packages.
 func (m templateModel) configuredSpec(ctx context.Context) (builders.TemplateSpec, map[string]bool, diag.Diagnostics) {
 	unknown := map[string]bool{}
-	for name, v := range map[string]attr.Value{"template_id": m.TemplateID, "image": m.Image, "start_cmd": m.StartCmd,
-		"ready_cmd": m.ReadyCmd, "cpu_count": m.CPUCount, "memory_mb": m.MemoryMB, "base_template": m.BaseTemplate,
-		"dockerfile": m.Dockerfile, "packages": m.Packages, "registry_auth": m.RegistryAuth, "rebuild_triggers": m.RebuildTriggers,
-		builders.FieldTags: m.Tags, builders.FieldCandidate: m.Candidate, "ready_check": m.ReadyCheck, "min_free_disk_mb": m.MinFreeDiskMB} {
-		unknown[name] = !fullyKnown(ctx, v)
+	for _, f := range templateCodec().fields {
+		if f.role != roleResult && f.role != roleOutput && f.name != "steps" { // steps: single steps, below
+			unknown[f.name] = !fullyKnown(ctx, m.value(f))
+		}
 	}
 	markUnknownSteps(m.Steps, unknown)
 	switch {
