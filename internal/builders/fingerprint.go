@@ -15,6 +15,9 @@ import (
 // adopting it: after a crash lost the state, on a retry, or when two runs race. 16 hex digits: a
 // tag-sized name, collisions irrelevant here.
 func (s TemplateSpec) Fingerprint() string {
+	if s.fingerprint != "" {
+		return s.fingerprint
+	}
 	startCmd, defaulted := s.StartCommand("")
 	sized := s.WithDefaults()
 	inputs, _ := json.Marshal(fingerprintInputs{ // strings, ints and string maps always encode

@@ -12,6 +12,9 @@ func TestSpecFieldsHaveRoles(t *testing.T) {
 	spec := reflect.TypeFor[TemplateSpec]()
 	for i := range spec.NumField() {
 		f := spec.Field(i)
+		if !f.IsExported() {
+			continue
+		}
 		if !slices.Contains([]string{RoleIdentity, RoleInput, RoleCredential, RoleSetting}, f.Tag.Get("role")) || f.Tag.Get("field") == "" {
 			t.Errorf("TemplateSpec.%s needs a field name and a role (identity, input, credential or setting), got tags %q", f.Name, f.Tag)
 		}
@@ -26,6 +29,9 @@ func TestFingerprintCoversEveryBuildInput(t *testing.T) {
 	fields := reflect.TypeOf(base)
 	for i := range fields.NumField() {
 		field := fields.Field(i)
+		if !field.IsExported() {
+			continue
+		}
 		edited := base
 		setOther(t, reflect.ValueOf(&edited).Elem().Field(i), field)
 		input := field.Tag.Get("role") == RoleInput

@@ -15,7 +15,7 @@ const (
 
 // specField is one field of TemplateSpec as its tags declare it.
 type specField struct {
-	name  string // as the schema spells it: "min_free_disk_mb"
+	name  string // as the schema spells it: "cpu_count"
 	role  string
 	index int
 }
@@ -27,6 +27,9 @@ var specFields = func() []specField {
 	spec := reflect.TypeFor[TemplateSpec]()
 	for i := range spec.NumField() {
 		f := spec.Field(i)
+		if !f.IsExported() {
+			continue // what the spec keeps of itself (Resolved), no field of the schema
+		}
 		role := f.Tag.Get("role")
 		switch role {
 		case RoleIdentity, RoleInput, RoleCredential, RoleSetting:

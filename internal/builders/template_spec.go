@@ -60,6 +60,8 @@ type TemplateSpec struct {
 	// Candidate builds do not go live: they get Tags and not the tag the plain template name
 	// resolves to, so consumers of the name keep the build they had (TagRules.Live).
 	Candidate bool `field:"candidate" role:"setting"`
+
+	fingerprint string // Fingerprint, computed once (Resolved)
 }
 
 // StartCommand returns the start command to use: the spec's own, or backendDefault when the spec

@@ -75,12 +75,14 @@ func (r *templateResource) ValidateConfig(ctx context.Context, req resource.Vali
 	}
 }
 
-// ModifyPlan plans what the schema does not: id, template_ref, sandbox_entrypoint and the steps'
-// outputs (files_hash, sandbox_env, sandbox_workdir, sandbox_user) where they are known, replacement when backend or template_id changes, and the build outcome: known (the
-// state's) when an update will not rebuild, so such plans show only what really changes, unknown when
-// it will. It fails the plan when the chosen backend is not configured (a setting Terraform will know
-// only at apply counts as configured). It reads the plan once and sets it once: each GetAttribute and
-// SetAttribute walks the schema (BenchmarkTemplatePlanRPCs).
+// ModifyPlan plans what the schema does not: id, template_ref, sandbox_entrypoint, the image's
+// digest and the steps' outputs (files_hash, sandbox_env, sandbox_workdir, sandbox_user) where they
+// are known, replacement when backend or template_id changes, and the one decision apply follows:
+// keep the build (the state's outcome planned, so such plans show only what really changes), or
+// build (the outcome unknown: Update rebuilds). The image digest is resolved first, so a moved tag
+// counts in that decision. It fails the plan when the chosen backend is not configured (a setting
+// Terraform will know only at apply counts as configured). It reads the plan once and sets it once:
+// each GetAttribute and SetAttribute walks the schema (BenchmarkTemplatePlanRPCs).
 func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return // destroy
@@ -90,10 +92,15 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if r.backends != nil && plan.ImageDigestCheck.ValueString() != digestCheckOff {
-		defer r.planImageDigest(ctx, req, resp) // last: it adjusts the plan the rest made
+	planned := plan.ImageDigest
+	digest, resolved := r.planImageDigest(ctx, req, plan, resp)
+	if resp.Diagnostics.HasError() {
+		return
 	}
-	if outputsMoved := plan.planStepsOutputs(); !outputsMoved && unchanged(ctx, req) {
+	if resolved {
+		plan.ImageDigest = digest
+	}
+	if outputsMoved := plan.planStepsOutputs(); !outputsMoved && plan.ImageDigest.Equal(planned) && unchanged(ctx, req) {
 		return
 	}
 	var state templateModel
@@ -121,6 +128,9 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	if r.backends != nil {
 		r.planBuild(ctx, req, creating, &plan, state, resp)
+	}
+	if resolved {
+		plan.ImageDigest = digest // as resolved, also where the build is kept (unknown: credentials known at apply)
 	}
 	resp.Diagnostics.Append(writeModel(ctx, plan, &resp.Plan.Raw)...)
 }
@@ -181,14 +191,12 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 	resp.Diagnostics.Append(readModel(ctx, req.Config.Raw, &config)...)
 	resp.Diagnostics.Append(readModel(ctx, req.State.Raw, &state)...)
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, plan.Backend, plan.TemplateID)...)
-	lc, diags := lifecycleOf(ctx, state, req.Private)
-	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if keepsBuild(lc, plan, state) {
-		// Only settings such as keep_remotely or timeouts changed, or an import is being adopted:
-		// no API call, the build outcome stays as it was.
+	if !plan.Status.IsUnknown() {
+		// The plan keeps the build (ModifyPlan decided): only settings such as keep_remotely or
+		// timeouts changed, or an import is being adopted. No API call, the outcome stays as it was.
 		plan.copyResult(state)
 		if !r.retag(ctx, plan, state, &resp.Diagnostics) {
 			plan.Tags, plan.Candidate = state.Tags, state.Candidate // the next plan tries again
@@ -278,7 +286,7 @@ func (r *templateResource) ImportState(ctx context.Context, req resource.ImportS
 }
 
 // prepare opens the plan's backend and maps the plan onto the spec to build, pinned to the
-// planned image digest (which it settles in plan).
+// planned image digest and with its files read, which it settles in plan (image_digest, files_hash).
 func (r *templateResource) prepare(ctx context.Context, plan *templateModel, config templateModel, diags *diag.Diagnostics) (builders.Builder, builders.TemplateSpec) {
 	builder, err := r.backends.Builder(ctx, plan.Backend.ValueString())
 	if err != nil {
@@ -289,6 +297,10 @@ func (r *templateResource) prepare(ctx context.Context, plan *templateModel, con
 	diags.Append(specDiags...)
 	plan.ImageDigest = settledDigest(plan.ImageDigest)
 	spec.Image = buildImage(spec.Image, plan.ImageDigest)
+	spec = spec.Resolved() // the files read once: the build places them, files_hash records them
+	if plan.FilesHash.IsUnknown() {
+		plan.FilesHash = filesHashOf(spec)
+	}
 	return builder, spec
 }
 

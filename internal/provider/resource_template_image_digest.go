@@ -14,42 +14,31 @@ import (
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/imagedigest"
 )
 
-// planImageDigest sets the planned image_digest and, when the tag moved since the build in state,
-// plans the rebuild and says so. ModifyPlan defers it, so it sees the plan everything else made.
-func (r *templateResource) planImageDigest(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if resp.Diagnostics.HasError() {
-		return
+// planImageDigest resolves the digest the plan records, before anything else is planned, and
+// says so when the tag moved since the build in state (the rebuild decision counts it:
+// buildInputsChanged). resolved is false when the plan keeps the digest it has.
+func (r *templateResource) planImageDigest(ctx context.Context, req resource.ModifyPlanRequest, plan templateModel,
+	resp *resource.ModifyPlanResponse) (digest types.String, resolved bool) {
+	if r.backends == nil || plan.ImageDigestCheck.ValueString() == digestCheckOff ||
+		plan.ImageDigestCheck.IsUnknown() || plan.Image.IsUnknown() {
+		return types.String{}, false // off (the default: nothing decoded), or unknown until apply
 	}
-	var mode, planned types.String
-	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("image_digest_check"), &mode)...)
-	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("image_digest"), &planned)...)
-	if mode.ValueString() == digestCheckOff { // the default: two attributes read, nothing decoded
-		if !planned.IsNull() {
-			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("image_digest"), types.StringNull())...)
-		}
-		return
-	}
-	var plan, config templateModel
-	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() || plan.ImageDigestCheck.IsUnknown() || plan.Image.IsUnknown() {
-		return // unknown until apply: the digest stays unknown too
-	}
+	var config templateModel
+	resp.Diagnostics.Append(readModel(ctx, req.Config.Raw, &config)...)
 	var prior types.String
 	if !req.State.Raw.IsNull() {
 		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("image_digest"), &prior)...)
 	}
-	digest, known := r.resolvePlannedDigest(ctx, plan, config, prior, resp)
-	if !known {
-		return
+	if resp.Diagnostics.HasError() {
+		return types.String{}, false
 	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("image_digest"), digest)...)
-	if digestMoved(digest, prior) {
+	digest, known := r.resolvePlannedDigest(ctx, plan, config, prior, resp)
+	if known && digestMoved(digest, prior) {
 		resp.Diagnostics.AddAttributeWarning(path.Root("image"), "Image tag moved: rebuilding",
 			fmt.Sprintf("%s resolved to %s when the template was built and resolves to %s now; the template will be rebuilt from the new digest.",
 				plan.Image.ValueString(), prior.ValueString(), digest.ValueString()))
-		planRebuild(ctx, resp)
 	}
+	return digest, known
 }
 
 // resolvePlannedDigest is the digest a plan records; known is false when it must stay unknown.

@@ -140,11 +140,3 @@ func checkBuildTimeout(ctx context.Context, b builders.Builder, creating bool, t
 		resp.Diagnostics.AddAttributeError(path.Root("timeouts"), "Build timeout longer than the server allows", err.Error())
 	}
 }
-
-// planRebuild marks, in a plan already made, what a build sets as known only after apply.
-func planRebuild(ctx context.Context, resp *resource.ModifyPlanResponse) {
-	var plan templateModel
-	resp.Diagnostics.Append(readModel(ctx, resp.Plan.Raw, &plan)...)
-	plan.unknownResult()
-	resp.Diagnostics.Append(writeModel(ctx, plan, &resp.Plan.Raw)...)
-}

@@ -26,16 +26,20 @@ type stepsOutputs struct {
 	filesUnreadable bool // a file step's files could not be read (yet: something may write them)
 }
 
-func stepsOutputsOf(backend types.String, steps types.List) stepsOutputs {
+// stepsOutputsOf reads the files of file steps for files_hash only when readFiles is set: a build
+// records the hash of the files it read (prepare).
+func stepsOutputsOf(backend types.String, steps types.List, readFiles bool) stepsOutputs {
 	list, unknown := stepsOf(steps)
 	if backend.IsUnknown() || steps.IsUnknown() || len(unknown) > 0 {
 		return stepsOutputs{filesHash: types.StringUnknown(), env: types.MapUnknown(types.StringType), workdir: types.StringUnknown(),
 			user: types.StringUnknown()}
 	}
 	spec := builders.TemplateSpec{Steps: list}
-	filesHash, unreadable := spec.FilesHash()
-	out := stepsOutputs{filesHash: optionalString(filesHash), filesUnreadable: unreadable != nil,
-		env: types.MapNull(types.StringType), workdir: types.StringNull(), user: types.StringNull()}
+	out := stepsOutputs{filesHash: types.StringUnknown(), env: types.MapNull(types.StringType), workdir: types.StringNull(), user: types.StringNull()}
+	if readFiles {
+		hash, unreadable := spec.FilesHash()
+		out.filesHash, out.filesUnreadable = optionalString(hash), unreadable != nil
+	}
 	descriptor, err := backends.Named(backend.ValueString())
 	if err != nil || !descriptor.Builds() {
 		return out
@@ -54,6 +58,12 @@ func stepsOutputsOf(backend types.String, steps types.List) stepsOutputs {
 	return out
 }
 
+// filesHashOf is files_hash of a spec: null without file steps.
+func filesHashOf(spec builders.TemplateSpec) types.String {
+	hash, _ := spec.FilesHash() // an unreadable file counts by the reason: files_hash records it
+	return optionalString(hash)
+}
+
 func optionalString(s string) types.String {
 	if s == "" {
 		return types.StringNull()
@@ -64,7 +74,7 @@ func optionalString(s string) types.String {
 // setStepsOutputs records the outputs of the model's steps; a value the plan knew is kept, so
 // files changed between plan and apply cannot make the apply inconsistent with its plan.
 func (m *templateModel) setStepsOutputs() {
-	out := stepsOutputsOf(m.Backend, m.Steps)
+	out := stepsOutputsOf(m.Backend, m.Steps, m.FilesHash.IsUnknown())
 	if m.FilesHash.IsUnknown() {
 		m.FilesHash = out.filesHash
 	}
@@ -75,7 +85,7 @@ func (m *templateModel) setStepsOutputs() {
 // are read from disk, so an edited file changes files_hash though the configuration did not; files
 // that cannot be read yet leave it unknown), and tells whether any differs from what the plan held.
 func (m *templateModel) planStepsOutputs() bool {
-	out := stepsOutputsOf(m.Backend, m.Steps)
+	out := stepsOutputsOf(m.Backend, m.Steps, true)
 	if out.filesUnreadable {
 		out.filesHash = types.StringUnknown()
 	}
