@@ -14,10 +14,9 @@ import (
 // TestFieldRolesAreDeclared: every field of templateModel declares its role, so the rebuild
 // decision, the plan's unknown results and the copies of a kept build know what it is.
 func TestFieldRolesAreDeclared(t *testing.T) {
-	model := reflect.TypeFor[templateModel]()
-	for i := range model.NumField() {
-		if f := model.Field(i); !slices.Contains(roles, f.Tag.Get("role")) {
-			t.Errorf("templateModel.%s has role %q, not one of %v", f.Name, f.Tag.Get("role"), roles)
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[templateModel]()) {
+		if role := f.Tag.Get("role"); !slices.Contains(roles, role) {
+			t.Errorf("templateModel.%s has role %q, not one of %v", f.Name, role, roles)
 		}
 	}
 }
