@@ -44,8 +44,9 @@ func unchanged(ctx context.Context, req resource.ModifyPlanRequest) bool {
 	return status.ValueString() != string(builders.StatusFailed) && status.ValueString() != statusSuperseded
 }
 
-// planBuild checks the backend and decides what the build outcome plans as: the template_ref of a
-// create; for an update, the state's outcome when it keeps the build, unknown when it rebuilds (the
+// planBuild checks the backend and decides, once, what the build outcome plans as: the template_ref
+// of a create; for an update, the state's outcome when it keeps the build (or adopts an import's
+// inputs), unknown when it rebuilds, which is what Update follows (the
 // framework plans it unknown only when the configuration changed, not when only the served build,
 // a failed record or the files of file steps ask for the build).
 func (r *templateResource) planBuild(ctx context.Context, req resource.ModifyPlanRequest, creating bool, plan *templateModel, state templateModel,
