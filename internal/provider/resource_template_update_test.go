@@ -23,14 +23,16 @@ func TestUpdateFollowsThePlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	providerType := schemas.Provider.ValueType().(tftypes.Object)
-	e2bType := providerType.AttributeTypes["e2b"].(tftypes.Object)
-	e2b := objectOf(t, e2bType, map[string]tftypes.Value{"api_url": str(emu.URL), "api_key": str(testE2BAPIKey)})
+	providerType, ok := schemas.Provider.ValueType().(tftypes.Object)
+	if !ok {
+		t.Fatalf("the provider schema is a %s", schemas.Provider.ValueType())
+	}
+	e2b := objectOf(t, providerType.AttributeTypes["e2b"], map[string]tftypes.Value{"api_url": str(emu.URL), "api_key": str(testE2BAPIKey)})
 	configured, err := server.ConfigureProvider(t.Context(), &tfprotov6.ConfigureProviderRequest{
 		Config: dynamic(t, providerType, objectOf(t, providerType, map[string]tftypes.Value{"e2b": e2b}))})
 	failOn(t, "ConfigureProvider", err, configured.Diagnostics)
 
-	templateType := schemas.ResourceSchemas["sandbox_template"].ValueType().(tftypes.Object)
+	templateType := schemas.ResourceSchemas["sandbox_template"].ValueType()
 	config := objectOf(t, templateType, map[string]tftypes.Value{"backend": str("e2b"), "template_id": str("py"),
 		"image": str("e2bdev/code-interpreter:latest"), "start_cmd": str("")})
 	apply := func(prior, planned, config tftypes.Value) tftypes.Value {
