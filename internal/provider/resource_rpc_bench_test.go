@@ -8,10 +8,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/sandboxtf/terraform-provider-sandbox/internal/schemafloor"
-
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/schemafloor"
 )
 
 // BenchmarkTemplatePlanRPCs is the in-process cost of planning one new sandbox_template: the

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 )
