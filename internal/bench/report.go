@@ -81,7 +81,7 @@ func render(w io.Writer, r *results) {
 	p("%s× to refresh: its schema (%d attributes, nested ones", f2(r.ratioOf(sandbox, floorThing, n, "refresh")), r.startup.attributes)
 	p("included, to validate, plan and render), its validation and plan modification, and its API calls.")
 	p("")
-	p("The second floor: %d `floor_template` (internal/benchfloor, provider.NewSchemaFloor) have sandbox_template's", n)
+	p("The second floor: %d `floor_template` (internal/benchfloor, schemafloor.Of) have sandbox_template's", n)
 	p("schema, the same configuration, and no logic: no validators, plan modifiers, ValidateConfig, ModifyPlan or API.")
 	p("They take %s× floor_thing to apply, %s× to plan and", f2(r.ratioOf(floorTmpl, floorThing, n, "apply")), f2(r.ratioOf(floorTmpl, floorThing, n, "plan")))
 	p("%s× to refresh: what the framework and the CLI cost for this schema, whatever a provider does.", f2(r.ratioOf(floorTmpl, floorThing, n, "refresh")))
@@ -137,7 +137,7 @@ func render(w io.Writer, r *results) {
 	p("")
 	p("In process (`go test -run '^$' -bench . ./internal/provider/`, %d runs; schema cold = a new provider server, warm = the same", r.runs)
 	p("again; TemplatePlanRPCs = ValidateResourceConfig + PlanResourceChange of one new template, as for every instance of a plan;")
-	p("SchemaFloorPlanRPCs = the same for sandbox_template's schema without logic, provider.NewSchemaFloor):")
+	p("SchemaFloorPlanRPCs = the same for sandbox_template's schema without logic, schemafloor.Of):")
 	p("")
 	p("```")
 	for _, line := range r.goBench {

@@ -3,7 +3,7 @@
 // them next to N sandbox_template and N terraform_data, because terraform_data is built into the
 // CLI: it pays no plugin process, gRPC round trips or framework work. What floor_thing costs over
 // terraform_data is the floor for any framework provider. floor_template has sandbox_template's
-// schema and none of its logic (provider.NewSchemaFloor): what it costs over floor_thing is what
+// schema and none of its logic (schemafloor.Of): what it costs over floor_thing is what
 // the framework and Terraform pay for that schema; what sandbox_template costs over floor_template
 // is this provider's own share.
 package main
@@ -23,6 +23,7 @@ import (
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/pluginlog"
 	sandboxprovider "github.com/sandboxtf/terraform-provider-sandbox/internal/provider"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/schemafloor"
 )
 
 const address = "registry.terraform.io/sandboxtf/floor"
@@ -48,7 +49,7 @@ func (floorProvider) Configure(context.Context, provider.ConfigureRequest, *prov
 }
 
 func (floorProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{func() resource.Resource { return thing{} }, sandboxprovider.NewSchemaFloor}
+	return []func() resource.Resource{func() resource.Resource { return thing{} }, schemafloor.Of(sandboxprovider.New("floor")(), "sandbox_template")}
 }
 
 func (floorProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }

@@ -70,6 +70,8 @@ type FileStep struct {
 	Destination string
 	Mode        string `json:",omitempty"`
 	Owner       string `json:",omitempty"`
+
+	read *readFiles // what it places, read once (TemplateSpec.Resolved); nil: read on each use
 }
 
 // Step kinds as HCL spells them, in the order the schema lists them.

@@ -22,6 +22,7 @@ import (
 //
 // Every error and every panic comes back as a FAILED result with a stage; Ensure never panics.
 func Ensure(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) TemplateBuildResult {
+	spec = spec.Resolved() // the files read and the fingerprint computed once for the whole build
 	return withoutStepSecrets(withTagsOnAdopted(ctx, b, spec, ensure(ctx, b, spec, obs)), spec)
 }
 
@@ -131,6 +132,7 @@ func firstLine(s string) string {
 // all), which is adopted instead of built twice; force_rebuild always builds. No concurrent-winner
 // check. Like Ensure, every error and panic comes back as FAILED.
 func Rebuild(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) TemplateBuildResult {
+	spec = spec.Resolved()
 	return withoutStepSecrets(withTagsOnAdopted(ctx, b, spec, rebuild(ctx, b, spec, obs)), spec)
 }
 

@@ -2,36 +2,67 @@ package builders
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
-// notBuildInputs are the TemplateSpec fields that do not decide what a build makes: a new field is a
-// build input (and must change Fingerprint) unless it is added here, with a reason.
-var notBuildInputs = map[string]string{
-	"TemplateID":   "names the template, it is not built into it",
-	"RegistryAuth": "credentials: rotating them must not rebuild",
-	"ForceRebuild": "a flag for this run, not an input of the build",
-	"Tags":         "names of the build, not what it is made of: builds with other tags are the same bits",
-	"Candidate":    "whether the plain template name starts the build, not what the build makes",
+// TestSpecFieldsHaveRoles: every TemplateSpec field says its name in the schema and its role, so
+// the fingerprint, the warnings and the provider's rebuild decision know what it is.
+func TestSpecFieldsHaveRoles(t *testing.T) {
+	spec := reflect.TypeFor[TemplateSpec]()
+	for i := range spec.NumField() {
+		f := spec.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		if !slices.Contains([]string{RoleIdentity, RoleInput, RoleCredential, RoleSetting}, f.Tag.Get("role")) || f.Tag.Get("field") == "" {
+			t.Errorf("TemplateSpec.%s needs a field name and a role (identity, input, credential or setting), got tags %q", f.Name, f.Tag)
+		}
+	}
 }
 
-// TestFingerprintCoversEveryBuildInput sets each field of TemplateSpec in turn: every build input
-// must change the fingerprint, and nothing else may. It fails when a field is added to TemplateSpec
-// without a decision here (rebuild_triggers once went missing this way and a change rebuilt nothing).
+// TestFingerprintCoversEveryBuildInput sets each field of TemplateSpec in turn: every field of role
+// input must change the fingerprint, and nothing else may. It fails when a field's role and the
+// fingerprint disagree (rebuild_triggers once went missing this way and a change rebuilt nothing).
 func TestFingerprintCoversEveryBuildInput(t *testing.T) {
 	base := TemplateSpec{TemplateID: "py", Image: "python:3.12", Packages: []string{"numpy"}}
 	fields := reflect.TypeOf(base)
 	for i := range fields.NumField() {
 		field := fields.Field(i)
+		if !field.IsExported() {
+			continue
+		}
 		edited := base
 		setOther(t, reflect.ValueOf(&edited).Elem().Field(i), field)
-		_, skip := notBuildInputs[field.Name]
+		input := field.Tag.Get("role") == RoleInput
 		switch changed := edited.Fingerprint() != base.Fingerprint(); {
-		case skip && changed:
-			t.Errorf("%s changed the fingerprint, but it is not a build input (%s)", field.Name, notBuildInputs[field.Name])
-		case !skip && !changed:
-			t.Errorf("%s is a build input but does not change the fingerprint: add it to Fingerprint, or to notBuildInputs with a reason", field.Name)
+		case !input && changed:
+			t.Errorf("%s changed the fingerprint, but its role is %s, not input", field.Name, field.Tag.Get("role"))
+		case input && !changed:
+			t.Errorf("%s is a build input but does not change the fingerprint", field.Name)
 		}
+	}
+	for name := range recordedInputs {
+		if !slices.Contains(SpecFieldsWithRole(RoleInput), name) {
+			t.Errorf("the fingerprint records %s, which is no build input of TemplateSpec", name)
+		}
+	}
+}
+
+// TestFingerprintCountsAnInputAddedLater: an input fingerprintInputs has no field for counts by its
+// name, only when set, so adding one to TemplateSpec neither misses it nor moves old fingerprints.
+func TestFingerprintCountsAnInputAddedLater(t *testing.T) {
+	delete(recordedInputs, "min_free_disk_mb") // as if it had been added after fingerprintInputs
+	defer func() { recordedInputs["min_free_disk_mb"] = true }()
+	spec := TemplateSpec{TemplateID: "py", Image: "python:3.12", Packages: []string{"numpy"}}
+	if got := spec.Fingerprint(); got != "ed38b991f9a32788" {
+		t.Errorf("an unset input moved the fingerprint to %s", got)
+	}
+	zero := 0
+	sized := spec
+	sized.MinFreeDiskMB = &zero
+	if sized.Fingerprint() == spec.Fingerprint() {
+		t.Error("a set input without a field of its own did not change the fingerprint")
 	}
 }
 

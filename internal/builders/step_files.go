@@ -36,8 +36,41 @@ type PlacedFile struct {
 // contentMode is the mode inline content is placed with unless the step sets one: a regular file, 0644.
 const contentMode = 0o100644
 
-// Files collects what the step places. An unreadable source is an error naming it.
+// readFiles is what a file step places and its filesHash, read from disk together.
+type readFiles struct {
+	files     StepFiles
+	filesErr  error // the source could not be walked
+	digest    string
+	digestErr error // a file could not be read (or filesErr)
+}
+
+func (f FileStep) readFiles() readFiles {
+	if f.read != nil {
+		return *f.read
+	}
+	var r readFiles
+	if r.files, r.filesErr = f.collect(); r.filesErr != nil {
+		r.digestErr = r.filesErr
+	} else {
+		r.digest, r.digestErr = r.files.Hash()
+	}
+	return r
+}
+
+// Files is what the step places. An unreadable source is an error naming it.
 func (f FileStep) Files() (StepFiles, error) {
+	r := f.readFiles()
+	return r.files, r.filesErr
+}
+
+// Hash is the step's filesHash (StepFiles.Hash), or why its files cannot be read.
+func (f FileStep) Hash() (string, error) {
+	r := f.readFiles()
+	return r.digest, r.digestErr
+}
+
+// collect walks the step's source for what it places.
+func (f FileStep) collect() (StepFiles, error) {
 	if f.Content != nil {
 		name := path.Base(f.Destination)
 		return StepFiles{Src: name, Destination: f.Destination,
@@ -153,14 +186,11 @@ func (s StepFiles) Hash() (string, error) {
 // filesDigest is the filesHash of a file step, or the reason it cannot be read: what the fingerprint
 // and files_hash record of the files, so an edited file rebuilds the template.
 func (f FileStep) filesDigest() (string, error) {
-	files, err := f.Files()
-	if err == nil {
-		var hash string
-		if hash, err = files.Hash(); err == nil {
-			return hash, nil
-		}
+	hash, err := f.Hash()
+	if err != nil {
+		return "unreadable: " + err.Error(), err
 	}
-	return "unreadable: " + err.Error(), err
+	return hash, nil
 }
 
 // FilesHash digests every file step's files ("" without file steps): it changes when a placed
@@ -184,4 +214,24 @@ func (s TemplateSpec) FilesHash() (string, error) {
 		return "", nil
 	}
 	return hex.EncodeToString(h.Sum(nil)), unreadable
+}
+
+// Resolved is the spec as one build reads it: the files of its file steps read, with their
+// filesHash, and its Fingerprint computed, once, so the fingerprint, files_hash and a backend's
+// upload plan take them from it instead of going back to disk. Set every other field first.
+func (s TemplateSpec) Resolved() TemplateSpec {
+	if s.fingerprint != "" {
+		return s
+	}
+	s.Steps = slices.Clone(s.Steps)
+	for i, step := range s.Steps {
+		if step.File != nil {
+			file := *step.File
+			read := file.readFiles()
+			file.read = &read
+			s.Steps[i].File = &file
+		}
+	}
+	s.fingerprint = s.Fingerprint()
+	return s
 }

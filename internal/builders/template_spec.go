@@ -15,44 +15,53 @@ const (
 	DefaultSandboxMemoryMB = 1024
 )
 
-// TemplateSpec is everything a backend needs to build (or find) one template.
+// TemplateSpec is everything a backend needs to build (or find) one template. Each field says,
+// where it is declared, its name in the schema (field) and its role:
+//   - identity: which template it is;
+//   - input: what a build is made from: it counts in Fingerprint, and a change rebuilds;
+//   - credential: how to reach what the build reads: rotating it must not rebuild;
+//   - setting: how this run builds, or names the build, not what the build makes.
+//
+// Adding a build input is adding a field here (role input), its validation and its backend
+// mapping: the fingerprint, the warnings and the provider's rebuild decision follow the role.
 type TemplateSpec struct {
-	TemplateID   string
-	Image        string
-	RegistryAuth RegistryAuth // nil: a public image
-	Packages     []string
+	TemplateID   string       `field:"template_id" role:"identity"`
+	Image        string       `field:"image" role:"input"`
+	RegistryAuth RegistryAuth `field:"registry_auth" role:"credential"` // nil: a public image
+	Packages     []string     `field:"packages" role:"input"`
+	// Steps run in order after the source and after Packages (build_step.go).
+	Steps []BuildStep `field:"steps" role:"input"`
 	// StartCmd is the command every sandbox of the template starts with. nil means the backend's
 	// default (its code-interpreter's start command when building from image); a pointer to ""
 	// means no start command at all. Read it through StartCommand.
-	StartCmd *string
-	ReadyCmd string
+	StartCmd *string `field:"start_cmd" role:"input"`
+	ReadyCmd string  `field:"ready_cmd" role:"input"`
 	// ReadyCheck is a typed ready command, instead of ReadyCmd. Read both through ReadyCommand.
-	ReadyCheck *ReadyCheck
-	CPUCount   int // 0 means DefaultSandboxCPUCount
-	MemoryMB   int // 0 means DefaultSandboxMemoryMB
+	ReadyCheck *ReadyCheck `field:"ready_check" role:"input"`
+	CPUCount   int         `field:"cpu_count" role:"input"` // 0 means DefaultSandboxCPUCount
+	MemoryMB   int         `field:"memory_mb" role:"input"` // 0 means DefaultSandboxMemoryMB
 	// MinFreeDiskMB is the free disk space E2B leaves after the steps (nil: the team's default).
-	MinFreeDiskMB *int
-
-	// Steps run in order after the source and after Packages (build_step.go).
-	Steps []BuildStep
+	MinFreeDiskMB *int `field:"min_free_disk_mb" role:"input"`
 
 	// BaseTemplate builds on an existing E2B template (the SDK's fromTemplate), such as
 	// code-interpreter-v1.
-	BaseTemplate string
+	BaseTemplate string `field:"base_template" role:"input"`
 	// Dockerfile builds from Dockerfile content. A deprecated input (use Image and Packages).
-	Dockerfile string
+	Dockerfile string `field:"dockerfile" role:"input"`
+
+	ForceRebuild bool `field:"force_rebuild" role:"setting"`
 
 	// RebuildTriggers are arbitrary values whose change asks for a rebuild: inputs of the build
 	// that the backend never sees, so they count in Fingerprint.
-	RebuildTriggers map[string]string
-
-	ForceRebuild bool
+	RebuildTriggers map[string]string `field:"rebuild_triggers" role:"input"`
 
 	// Tags are extra tags every build gets (a release, a git SHA), where the backend has tags.
-	Tags []string
+	Tags []string `field:"tags" role:"setting"`
 	// Candidate builds do not go live: they get Tags and not the tag the plain template name
 	// resolves to, so consumers of the name keep the build they had (TagRules.Live).
-	Candidate bool
+	Candidate bool `field:"candidate" role:"setting"`
+
+	fingerprint string // Fingerprint, computed once (Resolved)
 }
 
 // StartCommand returns the start command to use: the spec's own, or backendDefault when the spec

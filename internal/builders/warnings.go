@@ -10,16 +10,10 @@ type Warning struct {
 
 // Warnings lists the deprecations and ignored fields of spec on backend b, in field order.
 func (s TemplateSpec) Warnings(b *Backend) []Warning {
-	set := map[string]bool{
-		"image": s.Image != "", "registry_auth": s.RegistryAuth != nil, "packages": len(s.Packages) > 0,
-		"start_cmd": s.StartCmd != nil && *s.StartCmd != "", "ready_cmd": s.ReadyCmd != "", "cpu_count": s.CPUCount != 0,
-		"memory_mb": s.MemoryMB != 0, "base_template": s.BaseTemplate != "", "dockerfile": s.Dockerfile != "",
-		"force_rebuild": s.ForceRebuild, "steps": len(s.Steps) > 0, "ready_check": s.ReadyCheck != nil,
-		"min_free_disk_mb": s.MinFreeDiskMB != nil,
-	}
 	var warnings []Warning
-	for _, field := range SpecFields {
-		if !set[field] {
+	for _, f := range specFields {
+		field := f.name
+		if f.role == RoleIdentity || !s.isSet(f) {
 			continue
 		}
 		if reason := b.Ignored[field]; reason != "" {
@@ -29,12 +23,6 @@ func (s TemplateSpec) Warnings(b *Backend) []Warning {
 		}
 	}
 	return warnings
-}
-
-// SpecFields names the spec's fields as the seed (and the Terraform schema) spells them.
-var SpecFields = []string{
-	"image", "registry_auth", "packages", "steps", "start_cmd", "ready_cmd", "ready_check", "cpu_count", "memory_mb",
-	"min_free_disk_mb", "base_template", "dockerfile", "force_rebuild",
 }
 
 // deprecations are the fields kept only for configurations that use them. base_template is not

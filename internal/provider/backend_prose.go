@@ -105,3 +105,25 @@ func registryExchanges() string {
 	}
 	return strings.Join(says, " ")
 }
+
+// taggingBackends are the backends whose builds have tags.
+func taggingBackends() []*builders.Backend {
+	return backends.Where(func(b *builders.Backend) bool { return b.Tags != nil })
+}
+
+// onlyTagging is " (E2B only)" while some backends have no tags.
+func onlyTagging() string {
+	if tagging := taggingBackends(); len(tagging) < len(backends.All) {
+		return " (" + titles(tagging) + " only)"
+	}
+	return ""
+}
+
+// liveTags names the tag each tagging backend's plain template name starts: "`default` on E2B".
+func liveTags() string {
+	var says []string
+	for _, b := range taggingBackends() {
+		says = append(says, "`"+b.Tags.Live+"` on "+b.Title)
+	}
+	return joinProse(says, "and")
+}

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"sync"
 	"time"
@@ -78,4 +79,36 @@ func (b *backendSet) registryLogin() builders.RegistryLoginFunc {
 	exchanger := registrylogin.FromSettings(b.settings)
 	exchanger.HTTPClient = apihttp.TimeoutClient(b.requestTimeout)
 	return exchanger.Login
+}
+
+func mustDuration(s string) time.Duration {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
+func backendsFrom(providerData any, diags *diag.Diagnostics) *backendSet {
+	if providerData == nil {
+		return nil // not configured yet (validation); Configure is called again
+	}
+	b, ok := providerData.(*backendSet)
+	if !ok {
+		diags.AddError("Unexpected provider data", fmt.Sprintf("expected *backendSet, got %T; please report this bug", providerData))
+	}
+	return b
+}
+
+// tagger opens the named backend's builder as a Tagger (a backend with tag rules has one).
+func (b *backendSet) tagger(ctx context.Context, name string) (builders.Tagger, error) {
+	builder, err := b.Builder(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	tagger, ok := builder.(builders.Tagger)
+	if !ok {
+		return nil, fmt.Errorf("the %s backend has no build tags", name)
+	}
+	return tagger, nil
 }

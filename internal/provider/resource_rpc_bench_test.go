@@ -8,9 +8,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/schemafloor"
 )
 
 // BenchmarkTemplatePlanRPCs is the in-process cost of planning one new sandbox_template: the
@@ -31,7 +32,7 @@ func BenchmarkTemplatePlanRPCs(b *testing.B) {
 }
 
 // BenchmarkSchemaFloorPlanRPCs is the same for a resource with sandbox_template's schema and no
-// logic (NewSchemaFloor): what the framework costs for this schema, the floor of the one above.
+// logic (schemafloor.New): what the framework costs for this schema, the floor of the one above.
 func BenchmarkSchemaFloorPlanRPCs(b *testing.B) {
 	server, err := providerserver.NewProtocol6WithError(schemaFloorProvider{})()
 	if err != nil {
@@ -79,7 +80,7 @@ func benchmarkPlanRPCs(b *testing.B, server tfprotov6.ProviderServer) {
 	}
 }
 
-// schemaFloorProvider serves NewSchemaFloor as sandbox_template, with an empty provider block.
+// schemaFloorProvider serves sandbox_template's schemafloor as sandbox_template, with an empty provider block.
 type schemaFloorProvider struct{}
 
 func (schemaFloorProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -93,7 +94,7 @@ func (schemaFloorProvider) Configure(context.Context, provider.ConfigureRequest,
 }
 
 func (schemaFloorProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{NewSchemaFloor}
+	return []func() resource.Resource{func() resource.Resource { return schemafloor.New(newTemplateResource()) }}
 }
 
 func (schemaFloorProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }

@@ -78,8 +78,8 @@ func planBuild(spec builders.TemplateSpec) (buildPlan, error) {
 	return p, nil
 }
 
-// addSteps appends the spec's steps as the SDK encodes them, reading each file step's files for
-// its filesHash and upload.
+// addSteps appends the spec's steps as the SDK encodes them, with each file step's files and
+// filesHash for its upload.
 func (p *buildPlan) addSteps(steps []builders.SpecStep) error {
 	p.stepLabels = make([]string, len(p.start.Steps))
 	for _, s := range steps {
@@ -89,7 +89,7 @@ func (p *buildPlan) addSteps(steps []builders.SpecStep) error {
 			if err != nil {
 				return fmt.Errorf("%s: %w", s.Describe(), err)
 			}
-			hash, err := files.Hash()
+			hash, err := s.File.Hash() // read with the files (TemplateSpec.Resolved)
 			if err != nil {
 				return fmt.Errorf("%s: %w", s.Describe(), err)
 			}

@@ -37,11 +37,11 @@ func (b *Builder) BuiltFrom(ctx context.Context, spec builders.TemplateSpec) (bu
 	if err != nil || served == "" {
 		return builders.InputsDiffer, "", err // nothing ready serves it (any more): nothing to adopt
 	}
-	verdict := builders.InputsUnknown
+	verdict, want := builders.InputsUnknown, inputsTag(spec.Fingerprint())
 	for _, t := range tags {
 		switch {
 		case !strings.HasPrefix(t.Tag, inputsTagPrefix):
-		case t.Tag == inputsTag(spec.Fingerprint()) && t.BuildID == served:
+		case t.Tag == want && t.BuildID == served:
 			return builders.InputsMatch, served, nil
 		default:
 			verdict = builders.InputsDiffer // recorded inputs, but not these on the served build

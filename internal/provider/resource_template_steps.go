@@ -147,24 +147,6 @@ func stepOf(a map[string]attr.Value) builders.BuildStep {
 	return s
 }
 
-// readyCheckAttribute is ready_check: the SDK's wait helpers, typed.
-func readyCheckAttribute() schema.Attribute {
-	return schema.SingleNestedAttribute{Optional: true,
-		MarkdownDescription: "A typed ready command, instead of `ready_cmd`: exactly one of `port`, `url`, `process`, `file` or " +
-			"`timeout`, rendered as E2B's SDK renders its wait helpers (`waitForPort`, `waitForURL`, `waitForProcess`, " +
-			"`waitForFile`, `waitForTimeout`)" + usedBy("ready_check") + ".",
-		Attributes: map[string]schema.Attribute{
-			"port": schema.Int64Attribute{Optional: true, MarkdownDescription: "Ready once something listens on this TCP port."},
-			"url":  schema.StringAttribute{Optional: true, MarkdownDescription: "Ready once this URL answers `status_code`."},
-			"status_code": schema.Int64Attribute{Optional: true,
-				MarkdownDescription: "The HTTP status `url` must answer. Default `200`."},
-			"process": schema.StringAttribute{Optional: true, MarkdownDescription: "Ready once a process of this name runs (`pgrep`)."},
-			"file":    schema.StringAttribute{Optional: true, MarkdownDescription: "Ready once this file exists."},
-			"timeout": schema.StringAttribute{Optional: true, MarkdownDescription: "Ready after this long, e.g. `\"20s\"` (whole seconds, at least 1)."},
-		},
-	}
-}
-
 // readyCheckOf reads ready_check (nil when unset).
 func readyCheckOf(v types.Object) *builders.ReadyCheck {
 	o, ok := object(v)
@@ -252,11 +234,4 @@ func mapOfStrings(v attr.Value) map[string]string {
 		out[k] = stringOf(e)
 	}
 	return out
-}
-
-func minFreeDiskAttribute() schema.Attribute {
-	return schema.Int64Attribute{Optional: true,
-		MarkdownDescription: "Free disk space, in MiB, E2B leaves in the template after the steps (E2B's SDK `minFreeDiskMb`, sent " +
-			"at registration)" + usedBy("min_free_disk_mb") + ". Unset: the team's default; `0`: no minimum.",
-		Validators: []validator.Int64{int64validator.AtLeast(0)}}
 }

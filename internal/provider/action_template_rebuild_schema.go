@@ -1,21 +1,34 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 
 	actionschema "github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 )
 
-// The rebuild action takes the resource's steps, ready_check and min_free_disk_mb as they are:
-// actionAttribute restates a resource attribute in the action schema's types, so both read the
-// same HCL and the steps are described once.
-func rebuildStepAttributes() map[string]actionschema.Attribute {
-	return map[string]actionschema.Attribute{
-		"steps":            actionAttribute(stepsAttribute()),
-		"ready_check":      actionAttribute(readyCheckAttribute()),
-		"min_free_disk_mb": actionAttribute(minFreeDiskAttribute()),
+// notRebuilt are the resource's build inputs the rebuild action does not take, and why.
+var notRebuilt = map[string]string{
+	"base_template":    "a source E2B's own templates are customised from, not one this action rebuilds",
+	"dockerfile":       "deprecated",
+	"rebuild_triggers": "the action always rebuilds: nothing to trigger",
+}
+
+// rebuildInputAttributes are the resource's other build inputs, as they are: every one the action
+// does not declare itself (image, packages, ... with words of its own) or leave out (notRebuilt).
+// actionAttribute restates a resource attribute in the action schema's types, so both read the same
+// HCL, the steps are described once, and an input added to the resource is one the action takes.
+func rebuildInputAttributes(ctx context.Context, declared map[string]actionschema.Attribute) map[string]actionschema.Attribute {
+	resourceAttributes := templateResourceSchema(ctx).Attributes
+	inputs := map[string]actionschema.Attribute{}
+	for _, f := range templateCodec().withRole(roleInput) {
+		a := resourceAttributes[f.name]
+		if _, own := declared[f.name]; !own && notRebuilt[f.name] == "" && !a.IsComputed() {
+			inputs[f.name] = actionAttribute(a)
+		}
 	}
+	return inputs
 }
 
 func actionAttribute(a schema.Attribute) actionschema.Attribute {

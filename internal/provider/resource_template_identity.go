@@ -7,7 +7,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -15,22 +14,11 @@ import (
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 )
 
-var _ resource.ResourceWithIdentity = (*templateResource)(nil)
-
 // templateIdentityModel is what names a template across configurations (Terraform >= 1.12,
 // OpenTofu >= 1.12): `import` blocks with `identity = {...}` and `terraform query` results use it.
 type templateIdentityModel struct {
 	Backend    types.String `tfsdk:"backend"`
 	TemplateID types.String `tfsdk:"template_id"`
-}
-
-func (r *templateResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identityschema.Schema{Attributes: map[string]identityschema.Attribute{
-		"backend": identityschema.StringAttribute{RequiredForImport: true,
-			Description: "Sandbox backend: " + strings.ReplaceAll(backtickList(backends.All), "`", "") + "."},
-		"template_id": identityschema.StringAttribute{RequiredForImport: true,
-			Description: "Template name: " + templateNames(backends.All) + "."},
-	}}
 }
 
 // setIdentity records the identity of the template named by backend and templateID. Every

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -22,10 +23,24 @@ type modelCodec struct {
 }
 
 type codecField struct {
-	name  string
-	index int
-	typ   attr.Type
+	name    string
+	role    string // the field's role tag: see templateModel
+	index   int
+	typ     attr.Type
+	unknown attr.Value // the attribute's unknown value
 }
+
+// The roles of templateModel's fields.
+const (
+	roleIdentity   = "identity"
+	roleInput      = "input"
+	roleCredential = "credential"
+	roleSetting    = "setting"
+	roleResult     = "result"
+	roleOutput     = "output"
+)
+
+var roles = []string{roleIdentity, roleInput, roleCredential, roleSetting, roleResult, roleOutput}
 
 var templateCodec = sync.OnceValue(func() modelCodec {
 	ctx := context.Background()
@@ -39,7 +54,16 @@ var templateCodec = sync.OnceValue(func() modelCodec {
 		if !ok || !field.Type.Implements(reflect.TypeFor[attr.Value]()) {
 			panic(fmt.Sprintf("templateModel.%s: no attribute %q of its type in the schema", field.Name, field.Tag.Get("tfsdk")))
 		}
-		codec.fields = append(codec.fields, codecField{name: field.Tag.Get("tfsdk"), index: i, typ: attribute.GetType()})
+		if !slices.Contains(roles, field.Tag.Get("role")) {
+			panic(fmt.Sprintf("templateModel.%s has no role: one of %v", field.Name, roles))
+		}
+		typ := attribute.GetType()
+		unknown, err := typ.ValueFromTerraform(ctx, tftypes.NewValue(typ.TerraformType(ctx), tftypes.UnknownValue))
+		if err != nil {
+			panic(fmt.Sprintf("templateModel.%s: %v", field.Name, err))
+		}
+		codec.fields = append(codec.fields, codecField{name: field.Tag.Get("tfsdk"), role: field.Tag.Get("role"), index: i,
+			typ: typ, unknown: unknown})
 	}
 	if len(codec.fields) != len(attributes) {
 		panic(fmt.Sprintf("templateModel has %d fields for %d attributes", len(codec.fields), len(attributes)))
@@ -94,12 +118,33 @@ func writeModel(ctx context.Context, m templateModel, raw *tftypes.Value) diag.D
 	return diags
 }
 
+// withRole are the fields of a role, in the order templateModel declares them.
+func (c modelCodec) withRole(role string) []codecField {
+	var fields []codecField
+	for _, f := range c.fields {
+		if f.role == role {
+			fields = append(fields, f)
+		}
+	}
+	return fields
+}
+
+// value is m's value of field f.
+func (m templateModel) value(f codecField) attr.Value {
+	v, _ := reflect.ValueOf(m).Field(f.index).Interface().(attr.Value)
+	return v
+}
+
+// set sets m's field f to v, a value of its type.
+func (m *templateModel) set(f codecField, v attr.Value) {
+	reflect.ValueOf(m).Elem().Field(f.index).Set(reflect.ValueOf(v))
+}
+
 // attribute is m's value of the attribute called name (nil when there is none).
 func (m templateModel) attribute(name string) attr.Value {
 	for _, f := range templateCodec().fields {
 		if f.name == name {
-			v, _ := reflect.ValueOf(m).Field(f.index).Interface().(attr.Value)
-			return v
+			return m.value(f)
 		}
 	}
 	return nil

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
@@ -81,4 +83,39 @@ func (c *buildRecorder) finish(ctx context.Context, result builders.TemplateBuil
 		record.TemplateRef = templateRefValue(c.created) // the template exists, whatever became of its build
 	}
 	c.diags.Append(writeModel(ctx, record, &c.state.Raw)...)
+}
+
+// buildLogger logs a build's progress (e.g. waiting for a free build slot) to the provider log.
+func buildLogger(ctx context.Context, plan templateModel) builders.Observer {
+	fields := map[string]any{"backend": plan.Backend.ValueString(), "template_id": plan.TemplateID.ValueString()}
+	tflog.Info(ctx, "building sandbox template", fields)
+	return builders.Observer{OnProgress: func(line string) { tflog.Info(ctx, line, fields) }}
+}
+
+// reportOutcome turns a failed or unsupported build into the diagnostic that says so.
+func reportOutcome(result builders.TemplateBuildResult, diags *diag.Diagnostics) {
+	for _, warning := range result.Warnings {
+		diags.AddAttributeWarning(path.Root("template_id"), "Sandbox template rebuilt", warning)
+	}
+	switch result.Status {
+	case builders.StatusFailed:
+		diags.AddError(fmt.Sprintf("Template build failed at stage %s", result.Stage), failureDetail(result))
+	case builders.StatusUnsupported:
+		diags.AddAttributeWarning(path.Root("backend"), "Backend has no templates",
+			result.Detail+" The resource is recorded with status UNSUPPORTED and a null template_ref.")
+	}
+}
+
+func failureDetail(result builders.TemplateBuildResult) string {
+	var b strings.Builder
+	b.WriteString(result.Detail)
+	if len(result.Logs) > 0 {
+		tail := result.Logs
+		if len(tail) > 20 {
+			tail = tail[len(tail)-20:]
+		}
+		b.WriteString("\n\nLast build log lines:\n  ")
+		b.WriteString(strings.Join(tail, "\n  "))
+	}
+	return b.String()
 }

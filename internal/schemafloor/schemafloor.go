@@ -1,32 +1,49 @@
-package provider
+// Package schemafloor is a benchmark's floor, never served by the sandbox provider: a resource with
+// another resource's schema (attributes, types, defaults) and none of its logic (no validators,
+// plan modifiers, ValidateConfig, ModifyPlan or API). internal/benchfloor serves sandbox_template's
+// as floor_template, so `make bench` tells what the framework costs for that schema apart from what
+// the provider adds (and BenchmarkSchemaFloorPlanRPCs does so in process).
+package schemafloor
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// NewSchemaFloor is a benchmark's floor, never served by this provider: a resource with
-// sandbox_template's schema (attributes, types, defaults) and none of its logic (no validators,
-// plan modifiers, ValidateConfig, ModifyPlan or API). internal/benchfloor serves it as
-// floor_template, so `make bench` tells what the framework costs for this schema apart from what
-// the provider adds (and BenchmarkSchemaFloorPlanRPCs does so in process).
-func NewSchemaFloor() resource.Resource { return schemaFloor{} }
+// New is the floor of r: its type name and schema, without r's logic.
+func New(r resource.Resource) resource.Resource { return schemaFloor{of: r} }
 
-type schemaFloor struct{}
-
-func (schemaFloor) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_template"
+// Of makes the floor of p's resource named typeName (e.g. "sandbox_template"), so a caller outside
+// the provider needs nothing of it but its Resources.
+func Of(p provider.Provider, typeName string) func() resource.Resource {
+	ctx := context.Background()
+	var meta provider.MetadataResponse
+	p.Metadata(ctx, provider.MetadataRequest{}, &meta)
+	for _, newResource := range p.Resources(ctx) {
+		var named resource.MetadataResponse
+		newResource().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: meta.TypeName}, &named)
+		if named.TypeName == typeName {
+			return func() resource.Resource { return New(newResource()) }
+		}
+	}
+	panic(fmt.Sprintf("schemafloor: the provider has no resource %s", typeName))
 }
 
-func (schemaFloor) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	s := templateResourceSchema(ctx)
-	s.Attributes = withoutLogic(s.Attributes)
-	resp.Schema = s
+type schemaFloor struct{ of resource.Resource }
+
+func (f schemaFloor) Metadata(ctx context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	f.of.Metadata(ctx, req, resp)
+}
+
+func (f schemaFloor) Schema(ctx context.Context, req resource.SchemaRequest, resp *resource.SchemaResponse) {
+	f.of.Schema(ctx, req, resp)
+	resp.Schema.Attributes = withoutLogic(resp.Schema.Attributes)
 }
 
 // Create and Update store the plan, what apply would compute null; Read and Delete have nothing

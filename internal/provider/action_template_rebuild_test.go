@@ -114,11 +114,11 @@ func TestRebuildActionSpec(t *testing.T) {
 	config := actionConfigOf(t, map[string]tftypes.Value{"backend": str("e2b"), "template_id": str("py"),
 		"image": str("europe-docker.pkg.dev/p/r/app:1"), "start_cmd": str(""), "memory_mb": tftypes.NewValue(tftypes.Number, 2048),
 		"registry_auth": actionAuth(t, map[string]map[string]string{"gcp": {"service_account_json": "/keys/sa.json"}})})
-	var cfg rebuildModel
-	if diags := config.Get(context.Background(), &cfg); diags.HasError() {
+	model, _, diags := readActionModel(context.Background(), config)
+	if diags.HasError() {
 		t.Fatal(diags)
 	}
-	spec, diags := cfg.template().spec(context.Background(), cfg.template())
+	spec, diags := model.spec(context.Background(), model)
 	gcp, ok := spec.RegistryAuth.(*builders.GCPAuth)
 	if diags.HasError() || !ok || gcp.ServiceAccountJSON.Reveal() != "/keys/sa.json" || spec.StartCmd == nil || *spec.StartCmd != "" ||
 		spec.MemoryMB != 2048 || spec.Image != "europe-docker.pkg.dev/p/r/app:1" || spec.Packages != nil {

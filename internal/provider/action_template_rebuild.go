@@ -10,9 +10,12 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	actionschema "github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
@@ -31,30 +34,11 @@ type templateRebuildAction struct {
 
 func newTemplateRebuildAction() action.Action { return &templateRebuildAction{} }
 
-type rebuildModel struct {
-	Backend      types.String `tfsdk:"backend"`
-	TemplateID   types.String `tfsdk:"template_id"`
-	Image        types.String `tfsdk:"image"`
-	RegistryAuth types.Object `tfsdk:"registry_auth"`
-	Packages     types.List   `tfsdk:"packages"`
-	StartCmd     types.String `tfsdk:"start_cmd"`
-	ReadyCmd     types.String `tfsdk:"ready_cmd"`
-	CPUCount     types.Int64  `tfsdk:"cpu_count"`
-	MemoryMB     types.Int64  `tfsdk:"memory_mb"`
-	Tags         types.Set    `tfsdk:"tags"`
-	Candidate    types.Bool   `tfsdk:"candidate"`
-	Timeout      types.String `tfsdk:"timeout"`
-
-	Steps         types.List   `tfsdk:"steps"`
-	ReadyCheck    types.Object `tfsdk:"ready_check"`
-	MinFreeDiskMB types.Int64  `tfsdk:"min_free_disk_mb"`
-}
-
 func (a *templateRebuildAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_template_rebuild"
 }
 
-func (a *templateRebuildAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
+func (a *templateRebuildAction) Schema(ctx context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	str := func(description string) actionschema.StringAttribute {
 		return actionschema.StringAttribute{Optional: true, MarkdownDescription: description}
 	}
@@ -108,7 +92,7 @@ func (a *templateRebuildAction) Schema(_ context.Context, _ action.SchemaRequest
 					"template name keeps starting the build it did. Set it as the resource's `candidate` is set."},
 		},
 	}
-	maps.Copy(resp.Schema.Attributes, rebuildStepAttributes())
+	maps.Copy(resp.Schema.Attributes, rebuildInputAttributes(ctx, resp.Schema.Attributes))
 }
 
 func (a *templateRebuildAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
@@ -118,25 +102,25 @@ func (a *templateRebuildAction) Configure(_ context.Context, req action.Configur
 // ValidateConfig checks the action's configuration with the resource's rules (checkSpec: the
 // core's, on the attribute at fault) and its timeout, at plan time, before anything is invoked.
 func (a *templateRebuildAction) ValidateConfig(ctx context.Context, req action.ValidateConfigRequest, resp *action.ValidateConfigResponse) {
-	var cfg rebuildModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	model, timeout, diags := readActionModel(ctx, req.Config)
+	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if _, err := parseTimeout(cfg.Timeout, defaultUpdateTimeout); err != nil {
+	if _, err := parseTimeout(timeout, defaultUpdateTimeout); err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("timeout"), "Invalid timeout", err.Error())
 	}
-	if cfg.Backend.IsNull() || cfg.Backend.IsUnknown() {
+	if model.Backend.IsNull() || model.Backend.IsUnknown() {
 		return
 	}
-	if backend, err := backends.Named(cfg.Backend.ValueString()); err == nil { // else the backend's validator reports it
-		checkSpec(ctx, cfg.template(), backend, &resp.Diagnostics)
+	if backend, err := backends.Named(model.Backend.ValueString()); err == nil { // else the backend's validator reports it
+		checkSpec(ctx, model, backend, &resp.Diagnostics)
 	}
 }
 
 func (a *templateRebuildAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
-	var cfg rebuildModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	model, timeoutValue, diags := readActionModel(ctx, req.Config)
+	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -144,19 +128,18 @@ func (a *templateRebuildAction) Invoke(ctx context.Context, req action.InvokeReq
 		resp.Diagnostics.AddError("Provider not configured", "The sandbox provider was not configured before the action ran; please report this bug.")
 		return
 	}
-	timeout, err := parseTimeout(cfg.Timeout, defaultUpdateTimeout)
+	timeout, err := parseTimeout(timeoutValue, defaultUpdateTimeout)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("timeout"), "Invalid timeout", err.Error())
 		return
 	}
-	model := cfg.template()
 	spec, diags := model.spec(ctx, model)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	spec.ForceRebuild = true
-	builder, err := a.backends.Builder(ctx, cfg.Backend.ValueString())
+	builder, err := a.backends.Builder(ctx, model.Backend.ValueString())
 	if err != nil {
 		resp.Diagnostics.Append(notConfigured(err))
 		return
@@ -173,7 +156,7 @@ func (a *templateRebuildAction) Invoke(ctx context.Context, req action.InvokeReq
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	progress(fmt.Sprintf("rebuilding %s template %s, bypassing build caches", cfg.Backend.ValueString(), cfg.TemplateID.ValueString()))
+	progress(fmt.Sprintf("rebuilding %s template %s, bypassing build caches", model.Backend.ValueString(), model.TemplateID.ValueString()))
 	result := builders.Rebuild(ctx, builder, spec, obs)
 	if result.Status == builders.StatusFailed {
 		resp.Diagnostics.AddError(fmt.Sprintf("Template rebuild failed at stage %s", result.Stage), failureDetail(result))
@@ -198,13 +181,30 @@ func parseTimeout(v types.String, fallback string) (time.Duration, error) {
 // buildingBackends are the backends that build templates: the ones there is something to rebuild on.
 func buildingBackends() []*builders.Backend { return backends.Where((*builders.Backend).Builds) }
 
-// template is the action's configuration as the resource's model, so both map onto the core (and
-// are checked) the same way; what the action has no attribute for is null.
-func (m rebuildModel) template() templateModel {
-	return templateModel{
-		TemplateID: m.TemplateID, Image: m.Image, RegistryAuth: m.RegistryAuth, Packages: m.Packages,
-		StartCmd: m.StartCmd, ReadyCmd: m.ReadyCmd, CPUCount: m.CPUCount, MemoryMB: m.MemoryMB, Tags: m.Tags, Candidate: m.Candidate,
-		Steps: m.Steps, ReadyCheck: m.ReadyCheck, MinFreeDiskMB: m.MinFreeDiskMB,
-		BaseTemplate: types.StringNull(), Dockerfile: types.StringNull(), RebuildTriggers: types.MapNull(types.StringType),
+// readActionModel reads the action's configuration as the resource's model, so both map onto the
+// core (and are checked) the same way: each attribute into the field of its name, what the action
+// has no attribute for null; and its timeout.
+func readActionModel(ctx context.Context, config tfsdk.Config) (templateModel, types.String, diag.Diagnostics) {
+	var m templateModel
+	var timeout types.String
+	diags := config.GetAttribute(ctx, path.Root("timeout"), &timeout)
+	var values map[string]tftypes.Value
+	if err := config.Raw.As(&values); err != nil {
+		diags.AddError("Unexpected sandbox_template_rebuild value", err.Error()+"; please report this bug")
+		return m, timeout, diags
 	}
+	attributes := config.Schema.GetAttributes()
+	for _, f := range templateCodec().fields {
+		typ, value := f.typ, tftypes.NewValue(f.typ.TerraformType(ctx), nil)
+		if a, ok := attributes[f.name]; ok {
+			typ, value = a.GetType(), values[f.name]
+		}
+		v, err := typ.ValueFromTerraform(ctx, value)
+		if err != nil {
+			diags.AddError("Unexpected sandbox_template_rebuild value", fmt.Sprintf("%s: %v; please report this bug", f.name, err))
+			return m, timeout, diags
+		}
+		m.set(f, v)
+	}
+	return m, timeout, diags
 }

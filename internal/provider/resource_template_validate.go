@@ -15,30 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
-	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 )
-
-// ValidateConfig reports, at plan time and on the attribute at fault, every problem the core
-// finds in the configured spec (the rules live there, once), what only HCL can get wrong
-// (registry_auth's "exactly one" rules, timeouts), and the fields the backend ignores.
-func (r *templateResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var cfg templateModel
-	resp.Diagnostics.Append(readModel(ctx, req.Config.Raw, &cfg)...)
-	if resp.Diagnostics.HasError() || cfg.Backend.IsUnknown() || cfg.Backend.IsNull() {
-		return
-	}
-	backend, err := backends.Named(cfg.Backend.ValueString())
-	if err != nil {
-		return // the backend attribute's OneOf validator reports it
-	}
-	validateTimeouts(cfg, resp)
-	checkSpec(ctx, cfg, backend, &resp.Diagnostics)
-	for _, field := range builders.SpecFields {
-		if reason := backend.Ignored[field]; reason != "" && isSet(cfg.attribute(field)) {
-			resp.Diagnostics.AddAttributeWarning(path.Root(field), "Ignored by the "+string(backend.Name)+" backend", field+" is ignored: "+reason+".")
-		}
-	}
-}
 
 // checkSpec reports every problem the core finds in the spec a configuration describes on the
 // attribute at fault, except those that read a value known only at apply (checked again then):
@@ -59,11 +36,10 @@ func checkSpec(ctx context.Context, cfg templateModel, backend *builders.Backend
 // yet (they read as empty in the spec): top-level ones, and elements of packages.
 func (m templateModel) configuredSpec(ctx context.Context) (builders.TemplateSpec, map[string]bool, diag.Diagnostics) {
 	unknown := map[string]bool{}
-	for name, v := range map[string]attr.Value{"template_id": m.TemplateID, "image": m.Image, "start_cmd": m.StartCmd,
-		"ready_cmd": m.ReadyCmd, "cpu_count": m.CPUCount, "memory_mb": m.MemoryMB, "base_template": m.BaseTemplate,
-		"dockerfile": m.Dockerfile, "packages": m.Packages, "registry_auth": m.RegistryAuth, "rebuild_triggers": m.RebuildTriggers,
-		builders.FieldTags: m.Tags, builders.FieldCandidate: m.Candidate, "ready_check": m.ReadyCheck, "min_free_disk_mb": m.MinFreeDiskMB} {
-		unknown[name] = !fullyKnown(ctx, v)
+	for _, f := range templateCodec().fields {
+		if f.role != roleResult && f.role != roleOutput && f.name != "steps" { // steps: single steps, below
+			unknown[f.name] = !fullyKnown(ctx, m.value(f))
+		}
 	}
 	markUnknownSteps(m.Steps, unknown)
 	switch {

@@ -5,86 +5,40 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/imagedigest"
 )
 
-// image_digest_check modes.
-const (
-	digestCheckOff    = "off"
-	digestCheckWarn   = "warn"
-	digestCheckStrict = "strict"
-)
-
-// defaultDigestCheck is off: with it on, every plan asks the image's registry, which a plan run
-// away from the registry (or a hermetic test suite) cannot reach.
-const defaultDigestCheck = digestCheckOff
-
-func imageDigestAttribute() schema.Attribute {
-	return schema.StringAttribute{Computed: true,
-		MarkdownDescription: "Digest (`sha256:...`) `image`'s tag resolved to when the template was built, with `image_digest_check` " +
-			"on; null otherwise. The build pulls exactly this digest."}
-}
-
-func imageDigestCheckAttribute() schema.Attribute {
-	return schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(defaultDigestCheck),
-		MarkdownDescription: "Rebuild when `image`'s tag moves (`python:3.12`, `:latest`, a CI-pushed `:main`). `warn`: every plan " +
-			"resolves the tag with the build's `registry_auth` and plans a rebuild when the digest moved; a registry it " +
-			"cannot reach is a warning. `strict`: the same, and an unreachable registry fails the plan. `off` (default): " +
-			"no registry request at plan; the tag is built as it is. An image pinned by digest (`@sha256:`) never moves. " +
-			"With it on, a plan contacts `image`'s registry over HTTPS (plain HTTP only for a registry on a loopback address; " +
-			"never a link-local one) and the token service that registry names, all within the provider's `request_timeout`. " +
-			"`registry_auth` is sent only once the registry asks for it: a basic login to the registry and its token service; " +
-			"with `aws`, an ECR token minted at plan, to its ECR registry only; with `gcp`, a Google access token " +
-			"(scope `cloud-platform.read-only`) minted at plan, to Google's hosts only. Anything else is refused, naming the host.",
-		Validators: []validator.String{stringvalidator.OneOf(digestCheckOff, digestCheckWarn, digestCheckStrict)}}
-}
-
-// planImageDigest sets the planned image_digest and, when the tag moved since the build in state,
-// plans the rebuild and says so. ModifyPlan defers it, so it sees the plan everything else made.
-func (r *templateResource) planImageDigest(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if resp.Diagnostics.HasError() {
-		return
+// planImageDigest resolves the digest the plan records, before anything else is planned, and
+// says so when the tag moved since the build in state (the rebuild decision counts it:
+// buildInputsChanged). resolved is false when the plan keeps the digest it has.
+func (r *templateResource) planImageDigest(ctx context.Context, req resource.ModifyPlanRequest, plan templateModel,
+	resp *resource.ModifyPlanResponse) (digest types.String, resolved bool) {
+	if r.backends == nil || plan.ImageDigestCheck.ValueString() == digestCheckOff ||
+		plan.ImageDigestCheck.IsUnknown() || plan.Image.IsUnknown() {
+		return types.String{}, false // off (the default: nothing decoded), or unknown until apply
 	}
-	var mode, planned types.String
-	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("image_digest_check"), &mode)...)
-	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("image_digest"), &planned)...)
-	if mode.ValueString() == digestCheckOff { // the default: two attributes read, nothing decoded
-		if !planned.IsNull() {
-			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("image_digest"), types.StringNull())...)
-		}
-		return
-	}
-	var plan, config templateModel
-	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() || plan.ImageDigestCheck.IsUnknown() || plan.Image.IsUnknown() {
-		return // unknown until apply: the digest stays unknown too
-	}
+	var config templateModel
+	resp.Diagnostics.Append(readModel(ctx, req.Config.Raw, &config)...)
 	var prior types.String
 	if !req.State.Raw.IsNull() {
 		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("image_digest"), &prior)...)
 	}
-	digest, known := r.resolvePlannedDigest(ctx, plan, config, prior, resp)
-	if !known {
-		return
+	if resp.Diagnostics.HasError() {
+		return types.String{}, false
 	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("image_digest"), digest)...)
-	if digestMoved(digest, prior) {
+	digest, known := r.resolvePlannedDigest(ctx, plan, config, prior, resp)
+	if known && digestMoved(digest, prior) {
 		resp.Diagnostics.AddAttributeWarning(path.Root("image"), "Image tag moved: rebuilding",
 			fmt.Sprintf("%s resolved to %s when the template was built and resolves to %s now; the template will be rebuilt from the new digest.",
 				plan.Image.ValueString(), prior.ValueString(), digest.ValueString()))
-		planRebuild(ctx, resp)
 	}
+	return digest, known
 }
 
 // resolvePlannedDigest is the digest a plan records; known is false when it must stay unknown.

@@ -7,8 +7,10 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -30,7 +32,7 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 			"AgentCore code interpreter. Create builds it only when it is not already usable; a change to a build " +
 			"input rebuilds it in place. Hand `template_ref` to whatever starts sandboxes.",
 		Attributes: withTagAttributes(map[string]schema.Attribute{
-			// No plan modifiers: ModifyPlan plans these attributes itself (template_plan.go), the image digest last.
+			// No plan modifiers: ModifyPlan plans these attributes itself (resource_template_plan.go).
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "Same as `template_id`."},
 			"backend": schema.StringAttribute{Required: true,
 				MarkdownDescription: "Sandbox backend: " + backtickList(backends.All) + ". (`provider` is a reserved name in Terraform.)",
@@ -159,4 +161,114 @@ func registryAuthSchema() schema.Attribute {
 				}},
 		},
 	}
+}
+
+// withTagAttributes adds tags, candidate and build_ref to the template resource's attributes.
+func withTagAttributes(attrs map[string]schema.Attribute) map[string]schema.Attribute {
+	maps.Copy(attrs, map[string]schema.Attribute{
+		builders.FieldTags: schema.SetAttribute{Optional: true, ElementType: types.StringType,
+			MarkdownDescription: "Extra tags every build gets" + onlyTagging() + ", e.g. a release or a git SHA: consumers start the " +
+				"build a tag points at as `<template_id>:<tag>`. Lower-case letters, digits, `.`, `-` and `_`; not a UUID, not the " +
+				"tag the plain template name starts (" + liveTags() + ": see `candidate`), not one of the provider's own `inputs-*`. " +
+				"Changing only `tags` builds nothing: the added tags are given to the current build; removed ones stay on the " +
+				"builds that have them (`sandbox_template_tag` manages a tag that moves)."},
+		builders.FieldCandidate: schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+			MarkdownDescription: "Build candidates" + onlyTagging() + ": builds get `tags` but not the tag the plain template name " +
+				"starts (" + liveTags() + "), so whoever starts sandboxes from `template_ref` keeps the build it had. Consumers of " +
+				"the candidate pass `build_ref`, or a tag a `sandbox_template_tag` points at it (promotion). The resource then follows " +
+				"its own build, not what the plain name starts. Turning it off gives the current build the plain name's tag, " +
+				"without building."},
+		"build_ref": schema.SingleNestedAttribute{Computed: true,
+			MarkdownDescription: "The immutable reference to exactly `build_id`" + onlyTagging() + ": `value` is `<template_id>:<build_id>`, " +
+				"which starts that build as long as it exists, whatever tags move. A `sandbox_template_tag` promotes it with " +
+				"`target = build_id`. Null on backends without build tags.",
+			Attributes: map[string]schema.Attribute{
+				"provider": schema.StringAttribute{Computed: true, MarkdownDescription: "Backend the value belongs to."},
+				"value":    schema.StringAttribute{Computed: true, MarkdownDescription: "`<template_id>:<build_id>`."},
+			}},
+	})
+	return attrs
+}
+
+// readyCheckAttribute is ready_check: the SDK's wait helpers, typed.
+func readyCheckAttribute() schema.Attribute {
+	return schema.SingleNestedAttribute{Optional: true,
+		MarkdownDescription: "A typed ready command, instead of `ready_cmd`: exactly one of `port`, `url`, `process`, `file` or " +
+			"`timeout`, rendered as E2B's SDK renders its wait helpers (`waitForPort`, `waitForURL`, `waitForProcess`, " +
+			"`waitForFile`, `waitForTimeout`)" + usedBy("ready_check") + ".",
+		Attributes: map[string]schema.Attribute{
+			"port": schema.Int64Attribute{Optional: true, MarkdownDescription: "Ready once something listens on this TCP port."},
+			"url":  schema.StringAttribute{Optional: true, MarkdownDescription: "Ready once this URL answers `status_code`."},
+			"status_code": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: "The HTTP status `url` must answer. Default `200`."},
+			"process": schema.StringAttribute{Optional: true, MarkdownDescription: "Ready once a process of this name runs (`pgrep`)."},
+			"file":    schema.StringAttribute{Optional: true, MarkdownDescription: "Ready once this file exists."},
+			"timeout": schema.StringAttribute{Optional: true, MarkdownDescription: "Ready after this long, e.g. `\"20s\"` (whole seconds, at least 1)."},
+		},
+	}
+}
+
+func minFreeDiskAttribute() schema.Attribute {
+	return schema.Int64Attribute{Optional: true,
+		MarkdownDescription: "Free disk space, in MiB, E2B leaves in the template after the steps (E2B's SDK `minFreeDiskMb`, sent " +
+			"at registration)" + usedBy("min_free_disk_mb") + ". Unset: the team's default; `0`: no minimum.",
+		Validators: []validator.Int64{int64validator.AtLeast(0)}}
+}
+
+func stepsOutputAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"files_hash": schema.StringAttribute{Computed: true,
+			MarkdownDescription: "Digest of the files the `file` steps place (content, mode and names), read at plan time: " +
+				"a change rebuilds the template. Known after apply when the plan builds the template (a create or a rebuild): " +
+				"the build places the files as they are then, so a file that a resource of the configuration writes during " +
+				"the apply, or that is edited after the plan, is built and recorded. Null without `file` steps."},
+		// Sensitive as a whole: Terraform strips the marks of sensitive variables before a provider
+		// sees the configuration, so the provider cannot tell which values came from one.
+		"sandbox_env": schema.MapAttribute{Computed: true, Sensitive: true, ElementType: types.StringType,
+			MarkdownDescription: "The environment the `env` steps set, which the template's sandboxes do not get by " +
+				"themselves: `env` steps apply to the later steps of the build only. Pass it when starting a sandbox: on E2B " +
+				"as `envs` of `Sandbox.create` (the API's `envVars`; a template keeps its user and working directory, not " +
+				"its environment), on OpenSandbox as `env` when starting one from the snapshot (a snapshot keeps files " +
+				"only). Values are as written: on E2B the build expanded a `$NAME` in a value, a sandbox gets it literally. " +
+				"Known at plan time. Null without `env` steps and for backends that do not build. Sensitive, whatever its values: an `env` step is where " +
+				"API keys go, and a provider is never told which configuration values are sensitive, so the plan " +
+				"shows `(sensitive value)` and an `output` of it needs `sensitive = true`."},
+		"sandbox_workdir": schema.StringAttribute{Computed: true,
+			MarkdownDescription: "OpenSandbox: the working directory the last `workdir` step set (absolute), for the commands " +
+				"run in a sandbox from the snapshot (execd's `cwd`). Known at plan time. Null without `workdir` steps and for other backends."},
+		"sandbox_user": schema.StringAttribute{Computed: true,
+			MarkdownDescription: "OpenSandbox: the user the last `user` step set, to run the sandbox's commands as (execd " +
+				"takes its uid: `id -u <user>`). Known at plan time. Null without `user` steps (root) and for other backends."},
+	}
+}
+
+// image_digest_check modes.
+const (
+	digestCheckOff    = "off"
+	digestCheckWarn   = "warn"
+	digestCheckStrict = "strict"
+)
+
+// defaultDigestCheck is off: with it on, every plan asks the image's registry, which a plan run
+// away from the registry (or a hermetic test suite) cannot reach.
+const defaultDigestCheck = digestCheckOff
+
+func imageDigestAttribute() schema.Attribute {
+	return schema.StringAttribute{Computed: true,
+		MarkdownDescription: "Digest (`sha256:...`) `image`'s tag resolved to when the template was built, with `image_digest_check` " +
+			"on; null otherwise. The build pulls exactly this digest."}
+}
+
+func imageDigestCheckAttribute() schema.Attribute {
+	return schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(defaultDigestCheck),
+		MarkdownDescription: "Rebuild when `image`'s tag moves (`python:3.12`, `:latest`, a CI-pushed `:main`). `warn`: every plan " +
+			"resolves the tag with the build's `registry_auth` and plans a rebuild when the digest moved; a registry it " +
+			"cannot reach is a warning. `strict`: the same, and an unreachable registry fails the plan. `off` (default): " +
+			"no registry request at plan; the tag is built as it is. An image pinned by digest (`@sha256:`) never moves. " +
+			"With it on, a plan contacts `image`'s registry over HTTPS (plain HTTP only for a registry on a loopback address; " +
+			"never a link-local one) and the token service that registry names, all within the provider's `request_timeout`. " +
+			"`registry_auth` is sent only once the registry asks for it: a basic login to the registry and its token service; " +
+			"with `aws`, an ECR token minted at plan, to its ECR registry only; with `gcp`, a Google access token " +
+			"(scope `cloud-platform.read-only`) minted at plan, to Google's hosts only. Anything else is refused, naming the host.",
+		Validators: []validator.String{stringvalidator.OneOf(digestCheckOff, digestCheckWarn, digestCheckStrict)}}
 }
