@@ -6,14 +6,15 @@ import (
 	"strings"
 )
 
-// ControlPrefix is where the emulator's own control paths live, beside the AWS APIs on the same
-// handler. They need no signature and are never recorded as requests:
+// ControlPrefix is where the emulator's own control paths live, beside the AWS APIs on both
+// listeners. They need no signature and are never recorded as requests:
 //
 //	PUT  /_emulator/code-interpreters/{id}  {"status":"READY","failureReason":""}  seed an interpreter
 //	POST /_emulator/faults                  a Fault as JSON                        fail the next requests
 //	POST /_emulator/deny                    {"operation":"GetCodeInterpreter"}     AccessDeniedException
 //	POST /_emulator/credentials             {"accessKeyId":"...","secretAccessKey":"..."}  accept only these
 //	GET  /_emulator/requests                every recorded request, as JSON
+//	GET  /_emulator/code-interpreter-sessions  the live code interpreter sessions, as JSON
 const ControlPrefix = "/_emulator/"
 
 func (e *Emulator) controlHandler() http.Handler {
@@ -68,6 +69,10 @@ func (e *Emulator) controlHandler() http.Handler {
 	mux.HandleFunc("GET "+ControlPrefix+"requests", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(e.Requests())
+	})
+	mux.HandleFunc("GET "+ControlPrefix+"code-interpreter-sessions", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(append([]CodeInterpreterSession{}, e.CodeInterpreterSessions()...))
 	})
 	return mux
 }
