@@ -73,6 +73,10 @@ func (e *Emulator) invokeCodeInterpreter(w http.ResponseWriter, r *http.Request,
 		e.respond(w, req, nil, apiErr, false)
 		return
 	}
+	fault := e.takeFault(opInvokeCodeInterpreter, true)
+	if fault != nil {
+		req.ErrorCode = fault.apiError(false, body).code
+	}
 	e.record(req)
 	w.Header().Set("Content-Type", "application/vnd.amazon.eventstream")
 	w.Header().Set(sessionIDHeader, sessionID)
@@ -81,7 +85,7 @@ func (e *Emulator) invokeCodeInterpreter(w http.ResponseWriter, r *http.Request,
 		f.Flush() // the answer starts before the command ends, as a stream does
 	}
 	stream := eventStream{w: w, enc: eventstream.NewEncoder()}
-	if fault := e.takeFault(opInvokeCodeInterpreter, true); fault != nil {
+	if fault != nil {
 		stream.exception(fault.apiError(false, body))
 		return
 	}
