@@ -40,7 +40,7 @@ func TestDataEndpointSources(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sbx, err := b.(builders.SandboxStarter).StartSandbox(t.Context(), builders.SandboxRequest{Build: SystemCodeInterpreterID})
+			sbx, err := starter(t, b).StartSandbox(t.Context(), builders.SandboxRequest{Build: SystemCodeInterpreterID})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,7 +63,7 @@ func TestRequestTimeoutBoundsTheWaitNotTheCommand(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return b.(builders.SandboxStarter)
+		return starter(t, b)
 	}
 
 	hung := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
@@ -110,4 +110,13 @@ func (b *lateBody) Read(p []byte) (int, error) {
 		time.Sleep(b.delay)
 	}
 	return b.ReadCloser.Read(p)
+}
+
+func starter(t *testing.T, b builders.Builder) builders.SandboxStarter {
+	t.Helper()
+	s, ok := b.(builders.SandboxStarter)
+	if !ok {
+		t.Fatalf("%T is not a builders.SandboxStarter", b)
+	}
+	return s
 }
