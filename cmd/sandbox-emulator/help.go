@@ -85,6 +85,7 @@ var controls = []backendControls{
 		{"POST", "deny", `{"operation":"GetCodeInterpreter"}`, `the operation answers AccessDeniedException`},
 		{"GET", "requests", ``, `every request received: operation, access key id, region, error code`},
 		{"GET", "code-interpreter-sessions", ``, `the live code interpreter sessions: neither stopped nor past their sessionTimeoutSeconds`},
+		{"PUT", "command-duration", `{"duration":"0s"}`, `each executeCommand takes this long before its result, as a long command does`},
 		{"POST", "faults", `{"count":1,"status":503,"operation":"GetAuthorizationToken","echoBody":false}`,
 			`the next count requests (of operation, when set) fail with status 429 or 5xx; with "inStream":true, ` +
 				`InvokeCodeInterpreter's event stream carries the error instead`},

@@ -49,7 +49,7 @@ func New(ctx context.Context, cfg Config) (*Builder, error) {
 		return nil, ErrNoRegion
 	}
 	dataCfg := awsCfg.Copy()
-	dataCfg.HTTPClient = boundedRedirects(cfg.dataPlaneHTTPClient(awsCfg.HTTPClient))
+	dataCfg.HTTPClient = bufferedBodies{boundedRedirects(cfg.dataPlaneHTTPClient(awsCfg.HTTPClient))}
 	awsCfg.HTTPClient = boundedRedirects(awsCfg.HTTPClient)
 	client := bedrockagentcorecontrol.NewFromConfig(awsCfg, func(o *bedrockagentcorecontrol.Options) {
 		if cfg.Endpoint != "" {

@@ -2,12 +2,12 @@ package bedrock
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
-	"strings"
+	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -76,18 +76,8 @@ func TestRequestTimeoutBoundsTheWaitNotTheCommand(t *testing.T) {
 	}
 
 	// A command's result comes twice the request timeout after its answer started.
-	target, _ := url.Parse(e.DataPlaneURL)
-	slow := httputil.NewSingleHostReverseProxy(target)
-	slow.FlushInterval = -1
-	slow.ModifyResponse = func(resp *http.Response) error {
-		if strings.HasSuffix(resp.Request.URL.Path, "/tools/invoke") {
-			resp.Body = &lateBody{ReadCloser: resp.Body, delay: 2 * timeout}
-		}
-		return nil
-	}
-	proxy := httptest.NewServer(slow)
-	t.Cleanup(proxy.Close)
-	sbx, err := open(proxy.URL).StartSandbox(context.Background(), builders.SandboxRequest{Build: SystemCodeInterpreterID})
+	e.SetCommandDuration(2 * timeout)
+	sbx, err := open(e.DataPlaneURL).StartSandbox(context.Background(), builders.SandboxRequest{Build: SystemCodeInterpreterID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,19 +87,39 @@ func TestRequestTimeoutBoundsTheWaitNotTheCommand(t *testing.T) {
 	}
 }
 
-// lateBody is a body whose first read comes after delay.
-type lateBody struct {
-	io.ReadCloser
-	delay time.Duration
-	read  bool
-}
-
-func (b *lateBody) Read(p []byte) (int, error) {
-	if !b.read {
-		b.read = true
-		time.Sleep(b.delay)
+// TestInterruptedRunLeavesNoSession: a check interrupted while its command runs (Ctrl-C) ends
+// Run with the context's error, and Close, on a context of its own, leaves no session running.
+func TestInterruptedRunLeavesNoSession(t *testing.T) {
+	isolateAWS(t)
+	e := awsemu.NewTestServer(t, awsemu.Options{AccessKeyID: envKeyID, SecretAccessKey: envSecret})
+	e.SetCommandDuration(time.Hour)
+	b, err := New(t.Context(), Config{Endpoint: e.URL, DataEndpoint: e.DataPlaneURL})
+	if err != nil {
+		t.Fatal(err)
 	}
-	return b.ReadCloser.Read(p)
+	sbx, err := b.StartSandbox(t.Context(), builders.SandboxRequest{Build: SystemCodeInterpreterID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, interrupt := context.WithCancel(t.Context())
+	ran := make(chan error, 1)
+	go func() {
+		_, err := sbx.Run(ctx, "echo never seen")
+		ran <- err
+	}()
+	for !slices.ContainsFunc(e.Requests(), func(r awsemu.Request) bool { return r.Operation == "InvokeCodeInterpreter" }) {
+		runtime.Gosched() // the command has started once its request is recorded
+	}
+	interrupt()
+	if err := <-ran; !errors.Is(err, context.Canceled) {
+		t.Errorf("an interrupted Run: %v", err)
+	}
+	if err := sbx.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if live := e.CodeInterpreterSessions(); len(live) != 0 {
+		t.Errorf("live sessions after an interrupted check: %+v", live)
+	}
 }
 
 func starter(t *testing.T, b builders.Builder) builders.SandboxStarter {

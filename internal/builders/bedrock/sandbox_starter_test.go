@@ -243,3 +243,18 @@ func BenchmarkStartToResult(b *testing.B) {
 		}
 	}
 }
+
+// TestResultsThatComeLaterKeepTheirStream: a command's result that comes after its answer started
+// (as every command that takes time) is read whole, run after run. The SDK closed the request body
+// as soon as the headers came, which made the transport close the connection under the stream
+// about once in 20 runs (bufferedBodies).
+func TestResultsThatComeLaterKeepTheirStream(t *testing.T) {
+	b, e := newEmulatedBuilder(t)
+	e.SetCommandDuration(10 * time.Millisecond)
+	sbx := startSession(t, b, e, builders.SandboxRequest{})
+	for i := range 100 {
+		if out := run(t, sbx, fmt.Sprintf("echo %d", i)); string(out.Output) != fmt.Sprintf("%d\n", i) {
+			t.Fatalf("run %d: %q", i, out.Output)
+		}
+	}
+}

@@ -162,3 +162,17 @@ func TestInStreamFaultsNeedInvokeCodeInterpreter(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandDurationControl: PUT /_emulator/command-duration takes a Go duration of at least 0.
+func TestCommandDurationControl(t *testing.T) {
+	e := newEmulator(t)
+	for body, want := range map[string]int{`{"duration":"2s"}`: http.StatusNoContent, `{"duration":"-1s"}`: http.StatusBadRequest,
+		`{"duration":"soon"}`: http.StatusBadRequest} {
+		if resp := control(t, e, http.MethodPut, "command-duration", body); resp.StatusCode != want {
+			t.Errorf("%s answered %d, want %d", body, resp.StatusCode, want)
+		}
+	}
+	if got := e.commandTakes(); got != 2*time.Second {
+		t.Errorf("command duration %v, want 2s", got)
+	}
+}

@@ -89,7 +89,9 @@ func (e *Emulator) invokeCodeInterpreter(w http.ResponseWriter, r *http.Request,
 		stream.exception(fault.apiError(false, body))
 		return
 	}
-	stream.result(session.execute(r, command))
+	if result, ok := session.execute(r, command, e.commandTakes()); ok {
+		stream.result(result)
+	}
 }
 
 // parseExecuteCommand reads an executeCommand invocation, refusing what AgentCore would and what
@@ -115,18 +117,39 @@ func parseExecuteCommand(body []byte) (string, *apiError) {
 	return *in.Arguments.Command, nil
 }
 
-// execute runs command in the session's machine, one command at a time.
-func (s *codeInterpreterSession) execute(r *http.Request, command string) codeInterpreterResult {
+// execute runs command in the session's machine, one command at a time, taking at least
+// duration (SetCommandDuration); ok is false when the client left before it ended.
+func (s *codeInterpreterSession) execute(r *http.Request, command string, duration time.Duration) (result codeInterpreterResult, ok bool) {
 	s.run.Lock()
 	defer s.run.Unlock()
 	started := time.Now()
+	select {
+	case <-time.After(duration):
+	case <-r.Context().Done():
+		return codeInterpreterResult{}, false
+	}
 	res := s.machine.Run(r.Context(), command, sandboxos.Process{})
 	return codeInterpreterResult{
 		Content: []contentBlock{{Type: "text", Text: res.Stdout + res.Stderr}},
 		StructuredContent: structuredContent{Stdout: res.Stdout, Stderr: res.Stderr, ExitCode: res.ExitCode,
 			ExecutionTime: float64(time.Since(started).Microseconds()) / 1000, TaskStatus: "completed"},
 		IsError: res.ExitCode != 0,
-	}
+	}, true
+}
+
+// SetCommandDuration makes every command run in a code interpreter session take d (real time)
+// before its result event, as a long command does: its answer starts at once, and a client that
+// leaves first ends it (sandboxos's sleep returns at once, so no command can take time by itself).
+func (e *Emulator) SetCommandDuration(d time.Duration) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.commandDuration = d
+}
+
+func (e *Emulator) commandTakes() time.Duration {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.commandDuration
 }
 
 // eventStream writes AWS event stream messages to an answer, flushing each.

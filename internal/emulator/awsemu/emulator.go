@@ -51,10 +51,12 @@ type Emulator struct {
 	ecrToken     ecrToken
 	interpreters map[string]codeInterpreter
 	sessions     map[string]*codeInterpreterSession
-	denied       map[string]bool // operation name -> AccessDeniedException
-	faults       []*Fault
-	requests     []Request
-	control      http.Handler
+	// commandDuration is how long a command in a session takes (SetCommandDuration).
+	commandDuration time.Duration
+	denied          map[string]bool // operation name -> AccessDeniedException
+	faults          []*Fault
+	requests        []Request
+	control         http.Handler
 }
 
 type staticCredentials struct{ accessKeyID, secret string }
