@@ -244,3 +244,17 @@ test("AgentCore data plane: a start retried with its client token starts no seco
     (err) => err instanceof ValidationException && err.reason === "IdempotentParameterMismatchException");
   await client.send(new StopCodeInterpreterSessionCommand({ codeInterpreterIdentifier: input.codeInterpreterIdentifier, sessionId: first.sessionId }));
 });
+
+test("AgentCore data plane: a result that comes after the answer started is read from the stream", async () => {
+  const client = new BedrockAgentCoreClient({});
+  const id = "aws.codeinterpreter.v1";
+  const { sessionId } = await client.send(new StartCodeInterpreterSessionCommand({ codeInterpreterIdentifier: id }));
+  await control(agentCoreDataURL, "PUT", "command-duration", { duration: "300ms" });
+  try {
+    const [result] = await executeCommand(client, id, sessionId, "echo late");
+    assert.equal(result.structuredContent.stdout, "late\n");
+  } finally {
+    await control(agentCoreDataURL, "PUT", "command-duration", { duration: "0s" });
+    await client.send(new StopCodeInterpreterSessionCommand({ codeInterpreterIdentifier: id, sessionId }));
+  }
+});
