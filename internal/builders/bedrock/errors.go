@@ -24,28 +24,27 @@ var authErrorCodes = map[string]bool{
 	"UnauthorizedException":               true,
 }
 
-// lookupError is apiError for GetCodeInterpreter.
+// lookupError puts GetCodeInterpreter's failure at the stage a user acts on: a missing
+// interpreter (wrapping ErrNotFound) and anything but refused credentials at StageTemplateLookup.
 func (b *Builder) lookupError(id string, err error) error {
-	return b.apiError("GetCodeInterpreter", id, err, builders.StageTemplateLookup)
+	return builders.AtStageIfBare(builders.StageTemplateLookup, b.interpreterError("GetCodeInterpreter", id, err))
 }
 
-// apiError names the operation, the code interpreter, and AWS's error code and message, and puts
-// the error at the stage a user acts on: refused credentials at StageAPIAuth, a missing
-// interpreter (wrapping ErrNotFound) and anything else at stage ("": none, for the caller to
-// decide).
-func (b *Builder) apiError(operation, id string, err error, stage builders.Stage) error {
-	at := func(err error) error {
-		if stage == "" {
-			return err
-		}
-		return builders.AtStage(stage, err)
+// interpreterError is apiError, but a missing interpreter is ErrNotFound at StageTemplateLookup.
+func (b *Builder) interpreterError(operation, id string, err error) error {
+	var apiErr smithy.APIError
+	if errors.As(err, &apiErr) && apiErr.ErrorCode() == "ResourceNotFoundException" {
+		return builders.AtStage(builders.StageTemplateLookup, fmt.Errorf("bedrock: code interpreter %q in %s: %w", id, b.region, ErrNotFound))
 	}
+	return b.apiError(operation, id, err)
+}
+
+// apiError names the operation, the code interpreter, and AWS's error code and message; refused
+// credentials are at StageAPIAuth, anything else has no stage, for the caller to decide.
+func (b *Builder) apiError(operation, id string, err error) error {
 	var apiErr smithy.APIError
 	if !errors.As(err, &apiErr) {
-		return at(fmt.Errorf("bedrock: %s %q in %s: %w", operation, id, b.region, err))
-	}
-	if apiErr.ErrorCode() == "ResourceNotFoundException" && stage == builders.StageTemplateLookup {
-		return at(fmt.Errorf("bedrock: code interpreter %q in %s: %w", id, b.region, ErrNotFound))
+		return fmt.Errorf("bedrock: %s %q in %s: %w", operation, id, b.region, err)
 	}
 	wrapped := fmt.Errorf("bedrock: %s %q in %s: %s: %s", operation, id, b.region, apiErr.ErrorCode(), apiErr.ErrorMessage())
 	var respErr *awshttp.ResponseError
@@ -53,5 +52,5 @@ func (b *Builder) apiError(operation, id string, err error, stage builders.Stage
 	if authErrorCodes[apiErr.ErrorCode()] || forbidden {
 		return builders.AtStage(builders.StageAPIAuth, wrapped)
 	}
-	return at(wrapped)
+	return wrapped
 }

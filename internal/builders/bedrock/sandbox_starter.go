@@ -61,7 +61,7 @@ func (b *Builder) StartSandbox(ctx context.Context, req builders.SandboxRequest)
 		SessionTimeoutSeconds:     sessionTimeout(req.Lifetime),
 	})
 	if err != nil {
-		return nil, b.apiError("StartCodeInterpreterSession of", req.Build, err, builders.StageTemplateLookup)
+		return nil, b.interpreterError("StartCodeInterpreterSession of", req.Build, err)
 	}
 	return &session{builder: b, interpreter: req.Build, id: aws.ToString(out.SessionId), prefix: prefix}, nil
 }
@@ -142,7 +142,7 @@ func (s *session) Run(ctx context.Context, command string) (builders.CommandOutc
 		Arguments:                 &types.ToolArguments{Command: aws.String(s.prefix + command)},
 	})
 	if err != nil {
-		return builders.CommandOutcome{}, s.builder.apiError("InvokeCodeInterpreter in session "+s.id+" of", s.interpreter, err, "")
+		return builders.CommandOutcome{}, s.builder.apiError("InvokeCodeInterpreter in session "+s.id+" of", s.interpreter, err)
 	}
 	stream := out.GetStream()
 	defer func() { _ = stream.Close() }()
@@ -155,7 +155,7 @@ func (s *session) Run(ctx context.Context, command string) (builders.CommandOutc
 		}
 	}
 	if err := stream.Err(); err != nil {
-		return builders.CommandOutcome{}, s.builder.apiError("the result stream of InvokeCodeInterpreter in session "+s.id+" of", s.interpreter, err, "")
+		return builders.CommandOutcome{}, s.builder.apiError("the result stream of InvokeCodeInterpreter in session "+s.id+" of", s.interpreter, err)
 	}
 	if err := ctx.Err(); err != nil {
 		return builders.CommandOutcome{}, fmt.Errorf("bedrock: session %s: %w", s.id, err)
@@ -201,5 +201,5 @@ func (s *session) Close(ctx context.Context) error {
 	if err == nil || errors.As(err, &gone) {
 		return nil
 	}
-	return s.builder.apiError("StopCodeInterpreterSession of session "+s.id+" of", s.interpreter, err, "")
+	return s.builder.apiError("StopCodeInterpreterSession of session "+s.id+" of", s.interpreter, err)
 }
