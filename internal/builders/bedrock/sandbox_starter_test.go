@@ -261,3 +261,16 @@ func TestResultsThatComeLaterKeepTheirStream(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionTimeout: Lifetime in whole seconds, rounded up, cut to AgentCore's 8 hours; none
+// leaves AgentCore's default.
+func TestSessionTimeout(t *testing.T) {
+	for lifetime, want := range map[time.Duration]int32{time.Nanosecond: 1, 90 * time.Second: 90, 9 * time.Hour: 28800} {
+		if got := sessionTimeout(lifetime); got == nil || *got != want {
+			t.Errorf("sessionTimeout(%v) = %v, want %d", lifetime, got, want)
+		}
+	}
+	if got := sessionTimeout(0); got != nil {
+		t.Errorf("sessionTimeout(0) = %d, want none", *got)
+	}
+}
