@@ -8,7 +8,7 @@ import (
 
 // unescapeAssignments makes backslash escapes in unquoted assignment values mean what bash makes
 // them mean: mvdan.cc/sh v3.14.1 expands an assignment's value with expand.Literal, which keeps the
-// backslash of an unquoted `\'` (X='it'\”s' became it\'s, where bash gives it's), while command
+// backslash of an unquoted escape (X=it\'s became it\'s, where bash gives it's), while command
 // arguments drop it. Each escaped character is rewritten as a double-quoted one, which both read alike.
 func unescapeAssignments(file *syntax.File) {
 	syntax.Walk(file, func(n syntax.Node) bool {
