@@ -228,9 +228,9 @@ func TestStreamErrorsSurface(t *testing.T) {
 	}
 }
 
-// BenchmarkStartToResult is a check's overhead against the emulator: start a session, run `true`
+// BenchmarkCheckTrue is a check's overhead against the emulator: start a session, run `true`
 // and read its result, stop the session.
-func BenchmarkStartToResult(b *testing.B) {
+func BenchmarkCheckTrue(b *testing.B) {
 	builder, e := newEmulatedBuilder(b)
 	e.SeedCodeInterpreter(customID, "READY")
 	for b.Loop() {
