@@ -139,3 +139,18 @@ func lastLines(text string, n int) string {
 }
 
 func indent(text string) string { return "  " + strings.ReplaceAll(text, "\n", "\n  ") }
+
+// CheckRole is the role label of a check's sandbox (SandboxRequest.Labels).
+const CheckRole = "template-check"
+
+// CheckLabels mark a sandbox as a check of templateID, in the label keys the backends' own
+// sandboxes use, so a later run can find one a killed run left behind. Label values are at most
+// 63 characters (Kubernetes' rule, which OpenSandbox's metadata follows): a longer template id is
+// left out.
+func CheckLabels(templateID string) map[string]string {
+	labels := map[string]string{"sandboxtf-role": CheckRole}
+	if len(templateID) <= 63 {
+		labels["sandboxtf-template"] = templateID
+	}
+	return labels
+}

@@ -3,7 +3,10 @@ package opensandbox
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
+	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,7 +29,8 @@ type restoreSandboxRequest struct {
 	Timeout        int               `json:"timeout"`
 }
 
-// StartSandbox restores a sandbox from snapshot req.Build (an id: the provider resolves the
+// StartSandbox first deletes the check sandboxes of the template that a run which died on this
+// host left (as Build does its builder sandboxes), then restores a sandbox from snapshot req.Build (an id: the provider resolves the
 // template's name to its newest Ready snapshot, as consumers do) with the template's entrypoint,
 // environment and labels, and a timeout of req.Lifetime (at least the API's minimum, at most the
 // server's cap), so a sandbox nobody deletes still ends. Its commands run through execd as the
@@ -36,10 +40,11 @@ func (b *Builder) StartSandbox(ctx context.Context, req builders.SandboxRequest)
 	if b.maxSandboxTimeout > 0 {
 		timeout = min(timeout, b.maxSandboxTimeout)
 	}
+	b.deleteDeadSandboxes(ctx, builders.CheckRole, req.TemplateID, "check sandbox", "check", func(string, ...any) {}) // best effort
 	var created sandbox
 	err := b.api.Do(ctx, apihttp.Request{Method: http.MethodPost, Path: "/sandboxes", Out: &created, Finish: apihttp.CreateFinish,
 		In: restoreSandboxRequest{SnapshotID: req.Build, Entrypoint: req.Entrypoint, ResourceLimits: DefaultResourceLimits,
-			Env: req.Env, Metadata: req.Labels, Timeout: timeout}})
+			Env: req.Env, Metadata: checkMetadata(req), Timeout: timeout}})
 	if err == nil {
 		err = createdID("POST /sandboxes", "sandbox", created.ID)
 	}
@@ -54,6 +59,17 @@ func (b *Builder) StartSandbox(ctx context.Context, req builders.SandboxRequest)
 		return nil, err
 	}
 	return sb, nil
+}
+
+// checkMetadata is req.Labels and what tells, on a later run, whether the run that made the
+// sandbox died (builder_sandboxes.go): this host, this process, the build checked.
+func checkMetadata(req builders.SandboxRequest) map[string]string {
+	md := map[string]string{metaHost: thisHost, metaPID: strconv.Itoa(os.Getpid())}
+	if len(req.Build) <= 63 {
+		md[metaBuild] = req.Build
+	}
+	maps.Copy(md, req.Labels)
+	return md
 }
 
 // checkSandbox is a sandbox a check started.

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/apihttp"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/opensandboxemu"
 )
 
@@ -120,4 +123,43 @@ type starterFunc func(context.Context, builders.SandboxRequest) (builders.Sandbo
 
 func (f starterFunc) StartSandbox(ctx context.Context, req builders.SandboxRequest) (builders.Sandbox, error) {
 	return f(ctx, req)
+}
+
+// TestStartSandboxDeletesChecksOfDeadRuns: a check's sandbox carries the check labels and what
+// tells whether its run lives; the next check of the template deletes one whose run died on this
+// host (a CLI killed mid-check), and not a live run's.
+func TestStartSandboxDeletesChecksOfDeadRuns(t *testing.T) {
+	h := newHarness(t, opensandboxemu.Options{})
+	req := checkRequest(t, h, builders.TemplateSpec{TemplateID: "py", Image: "python:3.12", StartCmd: ptr("")})
+	req.Labels = builders.CheckLabels("py")
+	killed := checkMetadata(req)
+	killed[metaPID] = strconv.Itoa(deadPID(t))
+	var left sandbox
+	if err := h.b.api.Do(context.Background(), apihttp.Request{Method: http.MethodPost, Path: "/sandboxes", Out: &left,
+		In: restoreSandboxRequest{SnapshotID: req.Build, ResourceLimits: DefaultResourceLimits, Metadata: killed, Timeout: 600}}); err != nil {
+		t.Fatal(err)
+	}
+	live, err := h.b.StartSandbox(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.b.StartSandbox(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	checks := 0
+	for _, sb := range h.emu.Sandboxes() {
+		if sb.Metadata[metaRole] != builders.CheckRole {
+			continue
+		}
+		checks++
+		if sb.Metadata[metaTemplate] != "py" || sb.Metadata[metaBuild] != req.Build || sb.Metadata[metaHost] != thisHost {
+			t.Errorf("sandbox %s metadata %v: want the check labels, the build and this host", sb.ID, sb.Metadata)
+		}
+		if want := sb.ID == left.ID; sb.Deleted != want {
+			t.Errorf("sandbox %s deleted = %v, want %v (left by a dead run: %s, live: %s)", sb.ID, sb.Deleted, want, left.ID, live.ID())
+		}
+	}
+	if checks != 3 {
+		t.Errorf("%d check sandboxes, want 3", checks)
+	}
 }
