@@ -65,7 +65,8 @@ var controls = []backendControls{
 		{"POST", "faults", `{"rate":0.2,"seed":1,"status":[500,429],"retry_after":"1s","latency":"100ms"}`,
 			`a share of API requests fails (statuses in turn), every request is slowed; {} clears`},
 	}, note: `Also PUT /_emulator/uploads/...: where GET /templates/{id}/files/{hash} sends the SDK's uploads; ` +
-		`GET /_emulator/sandboxes/{id}: the template and build a sandbox (POST /sandboxes) started from.`},
+		`GET /_emulator/sandboxes/{id}: the template and build a sandbox (POST /sandboxes) started from, its metadata and when its timeout ends it; ` +
+		`GET /_emulator/sandboxes: every running sandbox. Requests with an E2b-Sandbox-Id header go to that sandbox's envd (E2B_SANDBOX_URL).`},
 	{backend: "OpenSandbox", setting: "OPEN_SANDBOX_DOMAIN", scheme: "http://", endpoints: []control{
 		{"PUT", "settings", `{"ignoreSnapshotNameFilter":true,"maxSandboxTimeoutSeconds":3600}`,
 			`an old server that ignores GET /snapshots?name=; the server's sandbox timeout cap (0: none); answers all settings`},

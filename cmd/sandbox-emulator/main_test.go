@@ -84,7 +84,7 @@ var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./:@+-]+$`)
 func TestRunPrintsEverySetting(t *testing.T) {
 	e := startRun(t)
 	want := []string{
-		"E2B_API_URL", "E2B_API_KEY",
+		"E2B_API_URL", "E2B_API_KEY", "E2B_SANDBOX_URL",
 		"OPEN_SANDBOX_DOMAIN", "OPEN_SANDBOX_API_KEY",
 		"AWS_ENDPOINT_URL_ECR", "AWS_ENDPOINT_URL_BEDROCK_AGENTCORE_CONTROL",
 		"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION",

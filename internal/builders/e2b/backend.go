@@ -19,6 +19,9 @@ var (
 		Description: "E2B domain; the API is `https://api.<domain>`. Defaults to `" + EnvDomain + "`, then `" + DefaultDomain + "`."}
 	settingAPIURL = builders.Setting{Path: "e2b.api_url", Env: EnvAPIURL,
 		Description: "Full API URL, overriding `domain` (self-hosted E2B, tests). Defaults to `" + EnvAPIURL + "`."}
+	settingSandboxURL = builders.Setting{Path: "e2b.sandbox_url", Env: EnvSandboxURL,
+		Description: "URL of the sandboxes' envd, which `sandbox_template_check` runs commands through, overriding `domain` " +
+			"(E2B's client proxy when self-hosted, tests). Defaults to `" + EnvSandboxURL + "`."}
 )
 
 // Backend describes E2B: templates built from an image, a base template or a Dockerfile.
@@ -30,11 +33,12 @@ var Backend = builders.Backend{
 	Sources:            []string{builders.SourceImage, builders.SourceBaseTemplate, builders.SourceDockerfile},
 	DefaultStartCmdDoc: "`" + DefaultStartCmd + "`, in images built from `e2bdev/code-interpreter`",
 	Lists:              true,
-	Settings:           []builders.Setting{settingAPIKey, settingDomain, settingAPIURL},
+	Settings:           []builders.Setting{settingAPIKey, settingDomain, settingAPIURL, settingSandboxURL},
 	Blocks:             []builders.SettingBlock{{Path: "e2b", Description: "E2B API access."}},
 	Open:               open,
 	Check:              check,
 	Tags:               &tagRules,
+	Checks:             true,
 }
 
 // Backend is E2B's descriptor.
@@ -42,7 +46,7 @@ func (b *Builder) Backend() *builders.Backend { return &Backend }
 
 func open(_ context.Context, env builders.Env) (builders.Builder, error) {
 	cfg := Config{Domain: env.Settings.String(settingDomain.Path), APIURL: env.Settings.String(settingAPIURL.Path),
-		APIKey: builders.NewSecret(env.Settings.String(settingAPIKey.Path))}
+		SandboxURL: env.Settings.String(settingSandboxURL.Path), APIKey: builders.NewSecret(env.Settings.String(settingAPIKey.Path))}
 	if cfg.APIKey.IsEmpty() {
 		return nil, builders.MissingSetting(Name, settingAPIKey, env.Settings)
 	}

@@ -15,6 +15,7 @@ type Builder struct {
 	api          *client
 	pollInterval time.Duration
 	maxPoll      time.Duration
+	envd         envdConfig // how sandboxes' envd is reached (sandbox_url.go)
 }
 
 var (
@@ -22,6 +23,7 @@ var (
 	_ builders.Deleter        = (*Builder)(nil)
 	_ builders.Lister         = (*Builder)(nil) // Backend.Lists
 	_ builders.ServingChecker = (*Builder)(nil)
+	_ builders.SandboxStarter = (*Builder)(nil) // Backend.Checks
 )
 
 // New validates cfg and returns a Builder. It makes no request.
@@ -33,10 +35,15 @@ func New(cfg Config) (*Builder, error) {
 	if err != nil {
 		return nil, builders.AtStage(builders.StageValidation, err)
 	}
+	sandboxURL, err := cfg.sandboxURL()
+	if err != nil {
+		return nil, builders.AtStage(builders.StageValidation, err)
+	}
 	cfg = cfg.withDefaults()
 	return &Builder{
 		api:          newClient(base, cfg),
 		pollInterval: cfg.PollInterval,
 		maxPoll:      cfg.MaxPollInterval,
+		envd:         envdConfig{sandboxURL: sandboxURL, domain: cfg.domain(), http: envdHTTPClient(cfg.HTTPClient), userAgent: cfg.UserAgent},
 	}, nil
 }

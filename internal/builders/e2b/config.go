@@ -16,6 +16,9 @@ const (
 	EnvAPIKey = "E2B_API_KEY"
 	EnvDomain = "E2B_DOMAIN"
 	EnvAPIURL = "E2B_API_URL"
+	// EnvSandboxURL is where the SDKs reach every sandbox's envd instead of through the domain:
+	// E2B's local setup (its client proxy) and emulators.
+	EnvSandboxURL = "E2B_SANDBOX_URL"
 )
 
 // DefaultDomain is the SDKs' default domain; the API is served at api.<domain>.
@@ -41,6 +44,9 @@ type Config struct {
 	Domain string
 	// APIURL is the API's base URL; it wins over Domain (a self-hosted API, or an emulator).
 	APIURL string
+	// SandboxURL is the base URL of every sandbox's envd (E2B's client proxy, which routes by the
+	// E2b-Sandbox-Id header); it wins over the domain (sandbox_url.go).
+	SandboxURL string
 	// HTTPClient is used for every call; nil means a client without a global timeout (contexts
 	// bound every call).
 	HTTPClient *http.Client
@@ -67,6 +73,27 @@ func (c Config) apiURL() (*url.URL, error) {
 		return nil, fmt.Errorf("e2b: %q is not an http(s) URL for the E2B API (check E2B_API_URL / E2B_DOMAIN)", raw)
 	}
 	return u, nil
+}
+
+// sandboxURL parses SandboxURL, nil when it is unset.
+func (c Config) sandboxURL() (*url.URL, error) {
+	raw := strings.TrimRight(strings.TrimSpace(c.SandboxURL), "/")
+	if raw == "" {
+		return nil, nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("e2b: %q is not an http(s) URL for E2B's sandboxes (check E2B_SANDBOX_URL)", raw)
+	}
+	return u, nil
+}
+
+// domain is Domain, or DefaultDomain.
+func (c Config) domain() string {
+	if d := strings.TrimSpace(c.Domain); d != "" {
+		return d
+	}
+	return DefaultDomain
 }
 
 func (c Config) withDefaults() Config {

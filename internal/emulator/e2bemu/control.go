@@ -153,6 +153,8 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 		s.serveServed(w, r, strings.TrimPrefix(r.URL.Path, ServedPrefix))
 	case strings.HasPrefix(name, "templates/"):
 		serveInfo(w, r, "template", strings.TrimPrefix(name, "templates/"), s.Template)
+	case name == "sandboxes":
+		serveInfo(w, r, "sandboxes", "", func(string) ([]SandboxInfo, bool) { return s.Sandboxes(), true })
 	case strings.HasPrefix(name, "sandboxes/"):
 		serveInfo(w, r, "sandbox", strings.TrimPrefix(name, "sandboxes/"), s.Sandbox)
 	case controls[name] != nil:

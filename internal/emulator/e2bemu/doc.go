@@ -2,8 +2,8 @@
 // (e2b-dev/infra packages/api, summarised in shared/notes/e2b-server.md) does for the template
 // endpoints, and answers in the shapes of E2B's OpenAPI spec (shared/specs/e2b-openapi.yml):
 // create (v3), build start (v2), build status with logs, layer file upload links, aliases, tags,
-// list, get, update and delete, and a minimal sandbox create and kill (the build a sandbox starts
-// from is all it records), with X-API-Key auth and the spec's Error JSON.
+// list, get, update and delete, sandbox create and kill, and the sandboxes' envd (its process
+// service's Start, behind the client proxy), with X-API-Key auth and the spec's Error JSON.
 //
 // What it models, each from the server's source (file names in the code):
 //   - tags are assigned when a build is requested (no tags: "default") and stay when it fails;
@@ -13,7 +13,13 @@
 //     "default"; a build start cancels the running builds that share a tag with it;
 //   - POST /sandboxes (and POST /v2/sandboxes, which the SDK calls) starts a sandbox from the build
 //     "name[:tag]" resolves to: the newest ready build carrying the tag (default without one), or
-//     the build a build id names; DELETE /sandboxes/{id} kills it;
+//     the build a build id names, for the create's timeout (15 s without one, at most an hour), after
+//     which it is gone; DELETE /sandboxes/{id} kills it;
+//   - sandboxes' envd behind E2B's client proxy (envd.go): a request with the E2b-Sandbox-Id and
+//     E2b-Sandbox-Port headers goes to that sandbox's envd, whose process service Start runs a
+//     command in the build's filesystem model as the template's user (or the Basic auth user), in its
+//     workdir (or the request's cwd), with the create's envVars and the request's envs, streaming
+//     start, output and end events; a secure sandbox's envd wants its X-Access-Token;
 //   - names are "namespace/alias:tag"; a bare alias resolves in the team's namespace, then among
 //     promoted templates (another team's: 403), then as a template id; the team may create its own
 //     template under a promoted name; an alias equal to a template id is a 409;
@@ -82,6 +88,7 @@
 //	     running sandboxes on py (0: none); while any run, deleting py answers 400
 //	GET  /_emulator/templates/{id or alias}   the template as TemplateInfo JSON
 //	GET  /_emulator/sandboxes/{sandboxID}     the template and build a sandbox started from (SandboxInfo)
+//	GET  /_emulator/sandboxes                 every running sandbox ([]SandboxInfo)
 //	GET  /_emulator/served/{name[:tag]}       what a sandbox of name would start from (Served), or 404
 //	GET  /_emulator/stats[?since=N]           request counters and build timelines (Stats)
 //	PUT  /_emulator/uploads/{templateID}/{hash}   where GET /templates/{id}/files/{hash} sends uploads

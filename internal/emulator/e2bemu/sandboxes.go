@@ -5,12 +5,24 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"sync"
+	"time"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/sandboxos"
 )
 
-// sandboxEnvdVersion is the envd version sandboxes report; the SDKs refuse one below 0.1.0.
-const sandboxEnvdVersion = "0.2.0"
+// sandboxEnvdVersion is the envd version sandboxes report: that of envd at the commit the emulator
+// follows (packages/envd/pkg/version.go), which a template built today gets. The SDKs refuse one
+// below 0.1.0, and below 0.4.0 send the user "user" with every command.
+const sandboxEnvdVersion = "0.6.13"
+
+// Sandbox lifetimes (handlers/timeout_helper.go validateAndParseTimeout): 15 s when the request
+// sends none (sandboxtypes.SandboxTimeoutDefault), at most the team's max_length_hours, 1 for
+// every tier since 20240219190940_add_max_length_hours.sql.
+const (
+	defaultSandboxTimeout = 15 * time.Second
+	maxSandboxTimeout     = time.Hour
+)
 
 // sandbox is a running sandbox: nothing runs, but it remembers the build it started from, which is
 // what a consumer of a template reference really gets, the filesystem that build left, and what
@@ -25,21 +37,38 @@ type sandbox struct {
 	user, workdir string
 	// envVars are the create request's, all of the environment envd adds (handlers/sandbox_create.go:153,
 	// envd/internal/api/init.go:268-271 ReplaceUserVars): a template's ENV steps are build-time only.
-	envVars map[string]string
+	envVars  map[string]string
+	metadata map[string]string
+	// endsAt is when the sandbox is killed unless someone kills it first (the create's timeout).
+	endsAt time.Time
+	// accessToken, when set (a secure sandbox), is the X-Access-Token envd requires.
+	accessToken string
+	// run serialises the commands envd runs in this sandbox's filesystem model; pids numbers them.
+	run  sync.Mutex
+	pids uint32
 }
 
-// SandboxInfo is what the emulator holds for a sandbox: the template and build it started from.
+// SandboxInfo is what the emulator holds for a sandbox: the template and build it started from,
+// its metadata and when its timeout ends it.
 type SandboxInfo struct {
-	SandboxID  string `json:"sandbox_id"`
-	TemplateID string `json:"template_id"`
-	BuildID    string `json:"build_id"`
+	SandboxID  string            `json:"sandbox_id"`
+	TemplateID string            `json:"template_id"`
+	BuildID    string            `json:"build_id"`
+	Metadata   map[string]string `json:"metadata,omitempty"`
+	EndsAt     time.Time         `json:"ends_at"`
+}
+
+func (sbx *sandbox) info() SandboxInfo {
+	return SandboxInfo{SandboxID: sbx.id, TemplateID: sbx.tmpl.id, BuildID: sbx.buildID, Metadata: maps.Clone(sbx.metadata), EndsAt: sbx.endsAt}
 }
 
 // createSandbox is POST /sandboxes (handlers/sandbox_create.go), also served as POST /v2/sandboxes,
 // which E2B's SDK (e2b 2.51) calls: id.ParseName reads "name[:tag]", then the template and build
 // resolve as resolveBuild does (alias_cache.go Resolve, then cache/templates/cache.go Get over
 // get_template_with_build_by_tag.sql). A reference that resolves to no ready build is a 404 in
-// E2B's words. Nothing is started: the sandbox only records its build.
+// E2B's words. The sandbox runs what envd is asked to run (envd.go) until it is killed or its
+// timeout ends it (expireSandboxes). Only a secure sandbox gets an envd access token
+// (sandbox_create.go:188-199); the SDKs do not ask for one.
 func (s *Server) createSandbox(w http.ResponseWriter, r *http.Request) {
 	var req newSandbox
 	if !decode(w, r, &req) {
@@ -50,6 +79,7 @@ func (s *Server) createSandbox(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "Invalid template reference: "+err.Error())
 		return
 	}
+	timeout, problem := sandboxTimeout(req.Timeout)
 	s.lock()
 	defer s.mu.Unlock()
 	t, b, refused := s.resolveBuild(identifier, tag)
@@ -57,10 +87,20 @@ func (s *Server) createSandbox(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, refused)
 		return
 	}
-	sbx := &sandbox{id: "i" + newID()[:19], tmpl: t, buildID: b.id, envVars: maps.Clone(req.EnvVars)}
+	if problem != "" { // validateAndParseTimeout runs after the template resolves
+		writeError(w, http.StatusBadRequest, problem)
+		return
+	}
+	sbx := &sandbox{id: "i" + newID()[:19], tmpl: t, buildID: b.id, envVars: maps.Clone(req.EnvVars),
+		metadata: maps.Clone(req.Metadata), endsAt: s.now().Add(timeout)}
 	if m := b.plan.final.machine; m != nil {
 		sbx.machine = m.Snapshot()
 		sbx.user, sbx.workdir = b.plan.final.ctx.user, b.plan.final.ctx.workdir
+	}
+	var token *string
+	if req.Secure != nil && *req.Secure {
+		sbx.accessToken = newID()
+		token = &sbx.accessToken
 	}
 	if s.sandboxes == nil {
 		s.sandboxes = map[string]*sandbox{}
@@ -68,7 +108,47 @@ func (s *Server) createSandbox(w http.ResponseWriter, r *http.Request) {
 	s.sandboxes[sbx.id] = sbx
 	t.sandboxes++
 	writeJSON(w, http.StatusCreated, createdSandbox{TemplateID: t.id, SandboxID: sbx.id, Alias: t.alias, ClientID: "6532622b",
-		EnvdVersion: sandboxEnvdVersion, EnvdAccessToken: newID()})
+		EnvdVersion: sandboxEnvdVersion, EnvdAccessToken: token})
+}
+
+// sandboxTimeout is validateAndParseTimeout: the request's seconds, or the default; a problem in
+// E2B's words when they are out of range.
+func sandboxTimeout(seconds *int32) (time.Duration, string) {
+	switch {
+	case seconds == nil:
+		return defaultSandboxTimeout, ""
+	case *seconds <= 0:
+		return 0, "Timeout must be greater than 0"
+	case time.Duration(*seconds)*time.Second > maxSandboxTimeout:
+		return 0, fmt.Sprintf("Timeout cannot be greater than %d hours", int(maxSandboxTimeout.Hours()))
+	}
+	return time.Duration(*seconds) * time.Second, ""
+}
+
+// expireSandboxes kills the sandboxes whose timeout has passed by the clock, as E2B's orchestrator
+// does when nobody kills them (autoPause is off unless asked for). Callers hold s.mu.
+func (s *Server) expireSandboxes() {
+	now := s.now()
+	for id, sbx := range s.sandboxes {
+		if !now.Before(sbx.endsAt) {
+			s.removeSandbox(id)
+		}
+	}
+}
+
+// removeSandbox forgets a sandbox and frees its template. Callers hold s.mu.
+func (s *Server) removeSandbox(id string) {
+	sbx := s.sandboxes[id]
+	delete(s.sandboxes, id)
+	sbx.tmpl.sandboxes = max(0, sbx.tmpl.sandboxes-1) // SeedSandboxes may have set the count lower
+}
+
+// runningSandbox is the sandbox id names while it runs, nil when it was never started, was killed
+// or timed out.
+func (s *Server) runningSandbox(id string) *sandbox {
+	s.lock()
+	defer s.mu.Unlock()
+	return s.sandboxes[id]
 }
 
 // killSandbox is DELETE /sandboxes/{sandboxID} (handlers/sandbox_kill.go).
@@ -76,22 +156,18 @@ func (s *Server) killSandbox(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("sandboxID")
 	s.lock()
 	defer s.mu.Unlock()
-	sbx := s.sandboxes[id]
-	if sbx == nil {
+	if s.sandboxes[id] == nil {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("Sandbox %q doesn't exist or you don't have access to it", id))
 		return
 	}
-	delete(s.sandboxes, id)
-	sbx.tmpl.sandboxes = max(0, sbx.tmpl.sandboxes-1) // SeedSandboxes may have set the count lower
+	s.removeSandbox(id)
 	w.WriteHeader(http.StatusNoContent)
 }
 
 // SandboxMachine is a running sandbox's filesystem, for tests that look into it (nil for a
 // sandbox of a seeded template).
 func (s *Server) SandboxMachine(id string) *sandboxos.Machine {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if sbx := s.sandboxes[id]; sbx != nil {
+	if sbx := s.runningSandbox(id); sbx != nil {
 		return sbx.machine
 	}
 	return nil
@@ -99,13 +175,22 @@ func (s *Server) SandboxMachine(id string) *sandboxos.Machine {
 
 // Sandbox reports a running sandbox: the template and the build it started from.
 func (s *Server) Sandbox(id string) (SandboxInfo, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sbx := s.sandboxes[id]
+	sbx := s.runningSandbox(id)
 	if sbx == nil {
 		return SandboxInfo{}, false
 	}
-	return SandboxInfo{SandboxID: sbx.id, TemplateID: sbx.tmpl.id, BuildID: sbx.buildID}, true
+	return sbx.info(), true
+}
+
+// Sandboxes reports the running sandboxes, in no order.
+func (s *Server) Sandboxes() []SandboxInfo {
+	s.lock()
+	defer s.mu.Unlock()
+	infos := make([]SandboxInfo, 0, len(s.sandboxes))
+	for _, sbx := range s.sandboxes {
+		infos = append(infos, sbx.info())
+	}
+	return infos
 }
 
 // RunInSandbox runs command in a running sandbox as envd runs a process the SDK starts
@@ -113,12 +198,12 @@ func (s *Server) Sandbox(id string) (SandboxInfo, bool) {
 // create request's envVars as the only environment added to the user's; false for a sandbox of a
 // seeded template, which has no filesystem.
 func (s *Server) RunInSandbox(id, command string) (sandboxos.Result, bool) {
-	s.mu.Lock()
-	sbx := s.sandboxes[id]
-	s.mu.Unlock()
+	sbx := s.runningSandbox(id)
 	if sbx == nil || sbx.machine == nil {
 		return sandboxos.Result{}, false
 	}
+	sbx.run.Lock()
+	defer sbx.run.Unlock()
 	return sbx.machine.Exec(context.Background(), []string{"/bin/bash", "-l", "-c", command},
 		sandboxos.Process{User: sbx.user, Dir: sbx.workdir, Env: sbx.envVars}), true
 }

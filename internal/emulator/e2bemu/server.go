@@ -69,6 +69,8 @@ type Server struct {
 	// refuseSteps answers a build start with steps 400, as E2B-compatible servers without step
 	// builds do (Options.RefuseSteps).
 	refuseSteps bool
+	// envd serves the sandboxes' envd behind the client proxy (envd.go).
+	envd http.Handler
 }
 
 // New returns a server that is not listening yet: use it as an http.Handler, or call Start.
@@ -79,7 +81,7 @@ func New(opts Options) *Server {
 	s := &Server{opts: opts, mux: http.NewServeMux(), now: time.Now, faults: newFaultState(),
 		buildDuration: opts.BuildDuration, concurrency: opts.BuildConcurrency, limits: opts.TeamLimits.orDefault(),
 		layers: map[string]bool{}, files: map[string]bool{}, refuseSteps: opts.RefuseSteps,
-		layerStates: map[string]layerState{}, fileData: map[string][]byte{}, catalogue: new(sandboxos.Catalogue)}
+		layerStates: map[string]layerState{}, fileData: map[string][]byte{}, catalogue: new(sandboxos.Catalogue), envd: newEnvd()}
 	for ref, d := range opts.Images {
 		if err := s.catalogue.Declare(ref, d); err != nil {
 			panic(fmt.Sprintf("e2bemu: image %s: %v", ref, err))
@@ -141,6 +143,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveControl(w, r)
 		return
 	}
+	if isSandboxTraffic(r) { // for a sandbox's port (envd), through E2B's client proxy: no API key
+		s.serveSandboxTraffic(w, r)
+		return
+	}
 	key := r.Header.Get("X-API-Key")
 	authorized := key != "" && (s.opts.APIKey == "" || key == s.opts.APIKey)
 	body := s.record(r, authorized) // the body of a request anyone could send is not kept
@@ -172,8 +178,9 @@ func (s *Server) aliasOrTags(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// lock takes s.mu and moves every build on by the clock, so a build that ended frees its team's
-// concurrency slot and tags a ready build before anything reads them. Callers unlock s.mu.
+// lock takes s.mu and moves every build and sandbox on by the clock, so a build that ended frees its
+// team's concurrency slot and tags a ready build, and a sandbox past its timeout is gone, before
+// anything reads them. Callers unlock s.mu.
 func (s *Server) lock() {
 	s.mu.Lock()
 	for _, t := range s.templates {
@@ -181,6 +188,7 @@ func (s *Server) lock() {
 			s.advance(t, b)
 		}
 	}
+	s.expireSandboxes() // and ends the sandboxes whose timeout has passed
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

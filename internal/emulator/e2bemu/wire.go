@@ -156,10 +156,14 @@ type templateBuildFileUpload struct {
 	URL     *string `json:"url,omitempty"`
 }
 
-// newSandbox is NewSandbox (and NewSandboxV2): only the template reference matters here.
+// newSandbox is NewSandbox (and NewSandboxV2): the template reference, the sandbox's environment,
+// how long it lives, its metadata and whether envd wants an access token.
 type newSandbox struct {
 	TemplateID string            `json:"templateID"`
 	EnvVars    map[string]string `json:"envVars"` // the sandbox's environment (envd init.go), not the template's ENV
+	Timeout    *int32            `json:"timeout"` // seconds; absent: 15 (sandboxtypes.SandboxTimeoutDefault)
+	Metadata   map[string]string `json:"metadata"`
+	Secure     *bool             `json:"secure"`
 }
 
 type createdSandbox struct {
@@ -168,7 +172,7 @@ type createdSandbox struct {
 	Alias           string  `json:"alias,omitempty"`
 	ClientID        string  `json:"clientID"`
 	EnvdVersion     string  `json:"envdVersion"`
-	EnvdAccessToken string  `json:"envdAccessToken"`
+	EnvdAccessToken *string `json:"envdAccessToken,omitempty"` // only for a secure sandbox
 	Domain          *string `json:"domain"`
 }
 
