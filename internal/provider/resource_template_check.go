@@ -222,4 +222,5 @@ func (r *templateCheckResource) Update(ctx context.Context, req resource.UpdateR
 }
 
 // Delete forgets the check: its sandbox ended with its run.
-func (r *templateCheckResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+func (r *templateCheckResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {
+}
