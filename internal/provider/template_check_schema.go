@@ -62,7 +62,7 @@ func templateCheckSchema() schema.Schema {
 		MarkdownDescription: "A check of one build of a sandbox template: it starts a sandbox from the build exactly as the " +
 			"template's consumers would, runs `commands` in it in order, stops at the first that fails and always ends the " +
 			"sandbox (on success, failure, timeout and Ctrl-C; when the CLI is killed, the backend ends it at its own " +
-			"timeout, and the next check of the template deletes it). A failure fails the apply, naming the command, its exit " +
+			"timeout, and on OpenSandbox the next check of the template deletes it). A failure fails the apply, naming the command, its exit " +
 			"code and the end of its output, and records nothing. A passing check records `build_id`, so a " +
 			"`sandbox_template_tag` whose `target` is the check's `build_id` only moves to a build that passed. Any change of " +
 			"its arguments, or a new build to check, replaces it: it runs again. A check costs one sandbox for the length of " +
