@@ -163,3 +163,23 @@ func TestStartSandboxDeletesChecksOfDeadRuns(t *testing.T) {
 		t.Errorf("%d check sandboxes, want 3", checks)
 	}
 }
+
+// BenchmarkCheckTrue is what one check of `true` costs against the emulator, from restoring the
+// sandbox to the command's result and the sandbox's deletion (builders.RunCheck, as the resource
+// runs it).
+func BenchmarkCheckTrue(b *testing.B) {
+	h := newHarness(b, opensandboxemu.Options{})
+	if got := builders.Ensure(b.Context(), h.b, builders.TemplateSpec{TemplateID: "bench", Image: "python:3.12", StartCmd: ptr("")}, builders.Observer{}); got.Status != builders.StatusSuccess {
+		b.Fatalf("build = %s: %s", got.Status, got.Detail)
+	}
+	snapshot, err := h.b.ResolveSnapshotID(b.Context(), "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := builders.SandboxRequest{TemplateID: "bench", Build: snapshot, Lifetime: time.Minute, Labels: builders.CheckLabels("bench")}
+	for b.Loop() {
+		if _, err := builders.RunCheck(b.Context(), h.b, req, []builders.CheckCommand{{Run: "true"}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
