@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -98,6 +99,26 @@ func TestAccTemplateCheckGatesPromotion(t *testing.T) {
 					starts(emu, "py:prod", &third),
 					noE2BSandboxLeft(emu),
 				),
+			},
+		},
+	})
+}
+
+// TestAccTemplateCheckRefNamingNoBuild: a build_ref whose build the template does not have (a
+// typo, a build deleted since) is refused at plan, on template_ref, before any sandbox starts.
+func TestAccTemplateCheckRefNamingNoBuild(t *testing.T) {
+	emu := newE2B(t)
+	built := gatedPromotion(emu, `["polars"]`)
+	missing := strings.Replace(built, "template_ref = sandbox_template.py.build_ref",
+		`template_ref = { provider = "e2b", value = "py:0f8c2b9e-3a1d-4c5e-9f7a-2b6d8e1c4a3f" }`, 1)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: built},
+			{
+				Config:      missing,
+				PlanOnly:    true,
+				ExpectError: expectError(`(?s)No build to check.*` + words("build 0f8c2b9e-3a1d-4c5e-9f7a-2b6d8e1c4a3f of template py names no ready build").String()),
 			},
 		},
 	})
