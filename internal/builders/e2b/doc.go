@@ -22,6 +22,11 @@
 // and keeps them when it fails, so a tag alone proves nothing. Tags move between ready builds
 // without building (tags.go: builders.Tagger); Serving tells which build consumers start (served.go).
 //
-// Environment: the provider's settings fall back to E2B_API_KEY, E2B_DOMAIN and E2B_API_URL, as the
-// E2B SDKs do (Backend.Settings); this package reads no environment variable.
+// Checks (sandbox_starter.go: builders.SandboxStarter) start a sandbox from "alias:<build id>" as
+// the SDK's Sandbox.create does and run commands through the sandbox's envd, its Connect process
+// service (envd.go, envdprocess), reached as the SDKs reach it: E2B_SANDBOX_URL when set, else
+// https://sandbox.<domain> or https://49983-<sandbox id>.<domain>, routed by E2b-Sandbox-Id.
+//
+// Environment: the provider's settings fall back to E2B_API_KEY, E2B_DOMAIN, E2B_API_URL and
+// E2B_SANDBOX_URL, as the E2B SDKs do (Backend.Settings); this package reads no environment variable.
 package e2b

@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"connectrpc.com/connect"
@@ -30,6 +31,8 @@ type newSandboxRequest struct {
 	Timeout    int32             `json:"timeout"` // seconds
 	EnvVars    map[string]string `json:"envVars,omitempty"`
 	Metadata   map[string]string `json:"metadata,omitempty"`
+	// Secure asks for an envd that wants the answer's access token, as the SDKs do by default.
+	Secure bool `json:"secure"`
 }
 
 // createdSandbox is the API's Sandbox: the created sandbox and how to reach its envd.
@@ -44,18 +47,20 @@ type createdSandbox struct {
 // StartSandbox starts a sandbox from exactly req.Build, as a consumer does with the SDK's
 // Sandbox.create("<template>:<build id>") (POST /sandboxes; a build id in a tag's place names that
 // build only: tags.go): the template's sandbox_env as its envVars, req.Lifetime as its timeout (E2B
-// kills it then, whoever forgot it), req.Labels as its metadata. E2B keeps the template's user and
+// kills it then, whoever forgot it), req.Labels as its metadata, secure as the SDKs ask (its envd
+// takes only the access token the answer carries, which the provider keeps for Run alone). E2B keeps the template's user and
 // workdir, and starts its start command itself: req.Entrypoint has no E2B counterpart.
 func (b *Builder) StartSandbox(ctx context.Context, req builders.SandboxRequest) (builders.Sandbox, error) {
-	if !isBuildID(req.Build) {
-		return nil, builders.AtStage(builders.StageValidation, fmt.Errorf("e2b: %q is not a build id: a check starts exactly one build", req.Build))
+	ref, err := exactBuild(req.TemplateID, req.Build)
+	if err != nil {
+		return nil, builders.AtStage(builders.StageValidation, err)
 	}
-	body := newSandboxRequest{TemplateID: reference(req.TemplateID, req.Build), Timeout: lifetimeSeconds(req.Lifetime),
-		EnvVars: req.Env, Metadata: req.Labels}
+	body := newSandboxRequest{TemplateID: ref, Timeout: lifetimeSeconds(req.Lifetime),
+		EnvVars: req.Env, Metadata: req.Labels, Secure: true}
 	var created createdSandbox
 	// Not retried once it may have reached E2B (a second sandbox nobody ends); it runs on briefly
 	// after an interrupt, so the sandbox it creates is known and ended.
-	err := b.api.Do(ctx, apihttp.Request{Method: http.MethodPost, Path: "/sandboxes", In: body, Out: &created, Finish: apihttp.CreateFinish})
+	err = b.api.Do(ctx, apihttp.Request{Method: http.MethodPost, Path: "/sandboxes", In: body, Out: &created, Finish: apihttp.CreateFinish})
 	if err != nil {
 		return nil, fmt.Errorf("starting a sandbox from %s: %w", body.TemplateID, err)
 	}
@@ -63,6 +68,18 @@ func (b *Builder) StartSandbox(ctx context.Context, req builders.SandboxRequest)
 		return nil, fmt.Errorf("%w: E2B answered POST /sandboxes with sandbox id %q, which the provider cannot end", builders.ErrBadAnswer, created.SandboxID)
 	}
 	return &sandbox{builder: b, id: created.SandboxID, workdir: req.Workdir, envd: b.envd.envdFor(created, req.User)}, nil
+}
+
+// exactBuild is the reference that starts exactly one build: "<template>:<build id>", from the
+// template and the build id, or from a build given as that whole reference (a build_ref's value).
+func exactBuild(templateID, build string) (string, error) {
+	if i := strings.LastIndex(build, ":"); i >= 0 && (templateID == "" || aliasOf(build[:i]) == aliasOf(templateID)) {
+		templateID, build = build[:i], build[i+1:]
+	}
+	if templateID == "" || !isBuildID(build) {
+		return "", fmt.Errorf("e2b: %q of template %q is not a build id: a check starts exactly one build", build, templateID)
+	}
+	return reference(templateID, build), nil
 }
 
 // lifetimeSeconds is d in whole seconds, rounded up (E2B takes seconds); the SDKs' default when unset.

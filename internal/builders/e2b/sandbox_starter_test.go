@@ -49,7 +49,8 @@ func run(t *testing.T, sbx builders.Sandbox, command string) builders.CommandOut
 // TestCheckSandboxRunsAsAConsumersSandbox: a check's sandbox starts from exactly the build it names
 // (not the one the plain name starts), with the request's env, timeout and metadata, and its
 // commands run through envd as the template's user, in its workdir, with what the build installed;
-// a failing command is an outcome with its exit code and output. The API key never goes to envd.
+// a failing command is an outcome with its exit code and output. The sandbox is secure, as the
+// SDKs ask: envd gets its access token, never the API key.
 func TestCheckSandboxRunsAsAConsumersSandbox(t *testing.T) {
 	emu := newEmulator(t)
 	b, first := newCheckBuilder(t, emu)
@@ -95,8 +96,10 @@ func TestCheckSandboxRunsAsAConsumersSandbox(t *testing.T) {
 		t.Errorf("with User root and Workdir /tmp the command printed %q, want \"root /tmp\"", got.Output)
 	}
 	for _, r := range emu.Requests() {
-		if r.Path == "/process.Process/Start" && (r.Header.Get("X-API-Key") != "" || r.Header.Get("E2b-Sandbox-Id") == "") {
-			t.Errorf("envd was sent X-API-Key %q and E2b-Sandbox-Id %q, want no key and the sandbox", r.Header.Get("X-API-Key"), r.Header.Get("E2b-Sandbox-Id"))
+		if r.Path == "/process.Process/Start" && (r.Header.Get("X-API-Key") != "" || r.Header.Get("E2b-Sandbox-Id") == "" ||
+			r.Header.Get("X-Access-Token") != "[REDACTED]") {
+			t.Errorf("envd was sent X-API-Key %q, E2b-Sandbox-Id %q and X-Access-Token %q, want no API key, the sandbox and its access token",
+				r.Header.Get("X-API-Key"), r.Header.Get("E2b-Sandbox-Id"), r.Header.Get("X-Access-Token"))
 		}
 	}
 }
@@ -148,17 +151,25 @@ func TestCheckSandboxEnds(t *testing.T) {
 	}
 }
 
-// TestCheckNeedsABuildID: a check starts one exact build; anything else is refused before a request.
+// TestCheckNeedsABuildID: a check starts one exact build, named by its id or by its whole build_ref
+// value; anything else (a tag, another template's build) is refused before a request.
 func TestCheckNeedsABuildID(t *testing.T) {
 	emu := newEmulator(t)
-	b := newTestBuilder(t, emu)
-	for _, build := range []string{"", "default", "checked:default"} {
+	b, result := newCheckBuilder(t, emu)
+	sent := len(emu.Requests())
+	for _, build := range []string{"", "default", "checked:default", "other:" + result.BuildID} {
 		if _, err := b.StartSandbox(t.Context(), builders.SandboxRequest{TemplateID: "checked", Build: build}); builders.StageOf(err, "") != builders.StageValidation {
 			t.Errorf("StartSandbox(build %q) = %v, want a validation error", build, err)
 		}
 	}
-	if n := len(emu.Requests()); n != 0 {
+	if n := len(emu.Requests()) - sent; n != 0 {
 		t.Errorf("%d requests, want none", n)
+	}
+	for _, req := range []builders.SandboxRequest{{TemplateID: "checked", Build: "checked:" + result.BuildID}, {Build: "checked:" + result.BuildID}} {
+		sbx := startSandbox(t, b, req)
+		if info, _ := emu.Sandbox(sbx.ID()); info.BuildID != result.BuildID {
+			t.Errorf("StartSandbox(%+v) started %+v, want build %s", req, info, result.BuildID)
+		}
 	}
 }
 

@@ -32,7 +32,11 @@ func isSandboxTraffic(r *http.Request) bool {
 // sandboxKey carries the sandbox a proxied request is for to envd's handlers.
 type sandboxKey struct{}
 
-func sandboxOf(ctx context.Context) *sandbox { return ctx.Value(sandboxKey{}).(*sandbox) }
+// sandboxOf is the sandbox serveSandboxTraffic found for the request: always set.
+func sandboxOf(ctx context.Context) *sandbox {
+	sbx, _ := ctx.Value(sandboxKey{}).(*sandbox)
+	return sbx
+}
 
 // serveSandboxTraffic is the client proxy in front of a sandbox's envd: 400 for headers that name
 // no sandbox and port, 502 "The sandbox was not found" (proxy/template/sandbox_not_found.go) for a

@@ -67,8 +67,7 @@ func (sbx *sandbox) info() SandboxInfo {
 // resolve as resolveBuild does (alias_cache.go Resolve, then cache/templates/cache.go Get over
 // get_template_with_build_by_tag.sql). A reference that resolves to no ready build is a 404 in
 // E2B's words. The sandbox runs what envd is asked to run (envd.go) until it is killed or its
-// timeout ends it (expireSandboxes). Only a secure sandbox gets an envd access token
-// (sandbox_create.go:188-199); the SDKs do not ask for one.
+// timeout ends it (expireSandboxes). Only a secure sandbox gets an envd access token (see secure).
 func (s *Server) createSandbox(w http.ResponseWriter, r *http.Request) {
 	var req newSandbox
 	if !decode(w, r, &req) {
@@ -98,7 +97,7 @@ func (s *Server) createSandbox(w http.ResponseWriter, r *http.Request) {
 		sbx.user, sbx.workdir = b.plan.final.ctx.user, b.plan.final.ctx.workdir
 	}
 	var token *string
-	if req.Secure != nil && *req.Secure {
+	if secure(r, req) {
 		sbx.accessToken = newID()
 		token = &sbx.accessToken
 	}
@@ -109,6 +108,17 @@ func (s *Server) createSandbox(w http.ResponseWriter, r *http.Request) {
 	t.sandboxes++
 	writeJSON(w, http.StatusCreated, createdSandbox{TemplateID: t.id, SandboxID: sbx.id, Alias: t.alias, ClientID: "6532622b",
 		EnvdVersion: sandboxEnvdVersion, EnvdAccessToken: token})
+}
+
+// secure tells whether a create asks for a secure sandbox, whose envd wants the access token the
+// answer carries: `secure` on POST /sandboxes (sandbox_create.go:188-199; the SDKs up to 2.45 send
+// true unless told otherwise), and on POST /v2/sandboxes unless it says false: e2b 2.51 sends no
+// `secure` there, its SDKs having made every sandbox secure by default.
+func secure(r *http.Request, req newSandbox) bool {
+	if req.Secure != nil {
+		return *req.Secure
+	}
+	return r.URL.Path == "/v2/sandboxes"
 }
 
 // sandboxTimeout is validateAndParseTimeout: the request's seconds, or the default; a problem in
