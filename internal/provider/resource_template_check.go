@@ -99,21 +99,27 @@ func checkTarget(m templateCheckModel) (builders.CheckTarget, string) {
 
 // ModifyPlan plans the build a check will record where template_ref names it (E2B's build_ref),
 // and refuses at plan a reference to a build that does not exist. A template id (OpenSandbox) is
-// resolved when the check runs: in the plan that creates the template, it has no build yet.
+// resolved when the check runs: in the plan that creates the template, it has no build yet. Once
+// a check of a template id is recorded, a plan that finds the template serving another build than
+// the one checked replaces the check, so the new build is checked too.
 func (r *templateCheckResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() || r.backends == nil {
 		return
 	}
 	var plan templateCheckModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !plan.BuildID.IsUnknown() { // the check stays as recorded
+	if resp.Diagnostics.HasError() {
 		return
 	}
 	target, problem := checkTarget(plan)
-	if problem != "" || target.Build == "" {
+	provider, _, _ := plan.ref()
+	descriptor, _ := backends.Named(provider)
+	exact := plan.BuildID.IsUnknown() && target.Build != "" // the check runs on exactly this build
+	// Recorded, of whatever the template id serves; a backend that builds nothing serves no other.
+	byName := !plan.BuildID.IsUnknown() && target.Build == "" && descriptor != nil && descriptor.Builds()
+	if problem != "" || (!exact && !byName) {
 		return
 	}
-	provider, _, _ := plan.ref()
 	builder, err := r.backends.Builder(ctx, provider)
 	if err != nil {
 		if !knownLater(err) {
@@ -123,11 +129,29 @@ func (r *templateCheckResource) ModifyPlan(ctx context.Context, req resource.Mod
 	}
 	readCtx, cancel := r.backends.readContext(ctx)
 	defer cancel()
-	if _, err := builders.ResolveCheckBuild(readCtx, builder, target); errors.Is(err, builders.ErrNoCheckedBuild) {
-		resp.Diagnostics.AddAttributeError(path.Root("template_ref"), "No build to check", err.Error())
+	if exact {
+		if _, err := builders.ResolveCheckBuild(readCtx, builder, target); errors.Is(err, builders.ErrNoCheckedBuild) {
+			resp.Diagnostics.AddAttributeError(path.Root("template_ref"), "No build to check", err.Error())
+			return
+		}
+		plan.BuildID = types.StringValue(target.Build)
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
 		return
 	}
-	plan.BuildID = types.StringValue(target.Build)
+	serving, ok := builder.(builders.ServingChecker)
+	if !ok {
+		return
+	}
+	served, err := serving.Serving(readCtx, target.TemplateID, false, "")
+	if err != nil || served == "" || served == plan.BuildID.ValueString() {
+		return // a look-up that fails, or a template gone, leaves the record as it is
+	}
+	resp.Diagnostics.AddAttributeWarning(path.Root("template_ref"), "Template serves another build",
+		fmt.Sprintf("Template %q now serves build %s, not build %s that this check passed: the check runs again, on %s.",
+			target.TemplateID, served, plan.BuildID.ValueString(), served))
+	resp.RequiresReplace.Append(path.Root("build_id")) // Terraform replaces for a path whose value changes: build_id does
+	plan.ID, plan.BuildID, plan.CheckedAt = types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
+	plan.Results = types.ListUnknown(types.ObjectType{AttrTypes: checkResultAttrTypes})
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
 }
 

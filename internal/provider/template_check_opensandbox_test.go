@@ -213,3 +213,48 @@ resource "sandbox_template_check" "smoke" {
 		})
 	}
 }
+
+// TestAccTemplateCheckOpenSandboxNewSnapshotChecksAgain: without replace_triggered_by, the apply
+// that rebuilds the template keeps the check of the old snapshot (at plan time the name still
+// served it), and the next plan finds the name serving another snapshot and replaces the check,
+// with a warning: every snapshot consumers get is checked, one apply later.
+func TestAccTemplateCheckOpenSandboxNewSnapshotChecksAgain(t *testing.T) {
+	osb := openSandboxEmulator(t)
+	config := func(packages string) string {
+		return strings.Replace(checkedTemplateConfig(osb, packages, `[{ run = "python3 -c 'import pandas'" }]`),
+			"replace_triggered_by = [sandbox_template.py.build_id]", "", 1)
+	}
+	var first string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config(`["pandas"]`),
+				Check: resource.ComposeTestCheckFunc(
+					resource.TestCheckResourceAttrPair(checkName, "build_id", resourceName, "build_id"),
+					resource.TestCheckResourceAttrWith(checkName, "build_id", func(v string) error { first = v; return nil }),
+				),
+			},
+			{
+				Config:             config(`["pandas", "numpy"]`),
+				ExpectNonEmptyPlan: true, // the check of the new snapshot is planned after this apply
+				Check: resource.TestCheckResourceAttrWith(checkName, "build_id", func(v string) error {
+					if v != first {
+						return fmt.Errorf("the check records %s, want the snapshot it checked, %s", v, first)
+					}
+					return nil
+				}),
+			},
+			{
+				Config: config(`["pandas", "numpy"]`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(checkName, plancheck.ResourceActionDestroyBeforeCreate),
+					plancheck.ExpectResourceAction(resourceName, plancheck.ResourceActionNoop)}},
+				Check: resource.ComposeTestCheckFunc(
+					resource.TestCheckResourceAttrPair(checkName, "build_id", resourceName, "build_id"),
+					noCheckSandboxLeft(osb),
+				),
+			},
+		},
+	})
+}

@@ -74,9 +74,10 @@ func templateCheckSchema() schema.Schema {
 				MarkdownDescription: "The build to check, as the template outputs it. A reference to exactly one build where the " +
 					"backend has one: `sandbox_template.x.build_ref` (E2B, `<template_id>:<build_id>`; a plain name or a tag, " +
 					"which move, are refused). Where it has none, `sandbox_template.x.template_ref`: an OpenSandbox snapshot name, " +
-					"checked as the newest Ready snapshot of the name when the check runs (add " +
-					"`lifecycle { replace_triggered_by = [sandbox_template.x.build_id] }` so that each new build is checked), " +
-					"or a Bedrock code interpreter id. Changing it replaces the check.",
+					"checked as the newest Ready snapshot of the name when the check runs, or a Bedrock code interpreter id. A " +
+					"plan that finds the name serving another snapshot than the one checked replaces the check, with a warning; " +
+					"so that the apply that rebuilds the template also checks the new snapshot, add " +
+					"`lifecycle { replace_triggered_by = [sandbox_template.x.build_id] }`. Changing it replaces the check.",
 				PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplace()},
 				Attributes: map[string]schema.Attribute{
 					"provider": schema.StringAttribute{Required: true, MarkdownDescription: "Backend of the template: " + backtickList(backends.All) + "."},
