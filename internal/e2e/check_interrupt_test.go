@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/e2bemu"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/opensandboxemu"
 )
 
@@ -75,5 +76,71 @@ resource "sandbox_template_check" "smoke" {
 	}
 	if _, recorded := c.stateInstances()["sandbox_template_check.smoke"]; recorded {
 		t.Errorf("an interrupted check is in state:\n%s", out.String())
+	}
+}
+
+// TestInterruptedE2BCheckEndsItsSandbox: the same on E2B, whose check runs its command through
+// envd: after SIGINT the sandbox is killed (DELETE /sandboxes/{id}), the check is not recorded, and
+// prod, whose target is the check's build_id, does not exist.
+func TestInterruptedE2BCheckEndsItsSandbox(t *testing.T) {
+	c := newCLI(t)
+	emu := e2bemu.NewTestServer(t, e2bemu.Options{APIKey: "e2e-key"})
+	c.write("main.tf", fmt.Sprintf(`
+provider "sandbox" {
+  e2b {
+    api_url     = %q
+    api_key     = "e2e-key"
+    sandbox_url = %q
+  }
+}
+
+resource "sandbox_template" "py" {
+  backend     = "e2b"
+  template_id = "py"
+  image       = "python:3.12-slim"
+  start_cmd   = ""
+  candidate   = true
+}
+
+resource "sandbox_template_check" "smoke" {
+  template_ref = sandbox_template.py.build_ref
+  commands     = [{ run = "sleep infinity" }]
+}
+
+resource "sandbox_template_tag" "prod" {
+  backend     = "e2b"
+  template_id = sandbox_template.py.template_id
+  tag         = "prod"
+  target      = sandbox_template_check.smoke.build_id
+}
+`, emu.URL, emu.URL))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var out bytes.Buffer
+	cmd := c.command(ctx, "apply", "-auto-approve", "-input=false", "-no-color")
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, func() bool { return emu.CountRequests("POST", "/process.Process/Start") > 0 })
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	if ctx.Err() != nil {
+		t.Fatalf("the CLI did not exit after SIGINT:\n%s", out.String())
+	}
+	if err == nil || !strings.Contains(out.String(), "CANCELLED") {
+		t.Fatalf("an interrupted check must fail, saying it was cancelled:\n%s", out.String())
+	}
+	if running := emu.Sandboxes(); len(running) > 0 {
+		t.Errorf("sandboxes still run after the interrupt: %+v", running)
+	}
+	instances := c.stateInstances()
+	for _, addr := range []string{"sandbox_template_check.smoke", "sandbox_template_tag.prod"} {
+		if _, recorded := instances[addr]; recorded {
+			t.Errorf("%s is in state after an interrupted check:\n%s", addr, out.String())
+		}
 	}
 }
