@@ -8,8 +8,8 @@ import (
 )
 
 // checkProblems judges the checks (sandbox_template_check) and their gate tags after a step:
-//   - every check a state records passed, and none imports neverInstalled (which no build has): a
-//     failed check is never recorded;
+//   - every check a state records passed, and none imports neverInstalled (which no build has) or
+//     hangs: a failed or timed-out check is never recorded;
 //   - the gate tag of each E2B template points, when it exists, at a build a recorded check passed
 //     (s.passed gathers them over the sequence): never at one whose check failed or never ran;
 //   - no check's sandbox runs once the step's CLIs are done, but those a kill -9 left, which E2B
@@ -73,8 +73,8 @@ func recordedCheckProblem(attrs map[string]any) string {
 		if passed, _ := result["passed"].(bool); !passed {
 			return fmt.Sprintf("recorded although `%s` did not pass", run)
 		}
-		if strings.Contains(run, "import "+neverInstalled) {
-			return fmt.Sprintf("recorded as passed although `%s` cannot pass: no build installs %s", run, neverInstalled)
+		if strings.Contains(run, "import "+neverInstalled) || run == "sleep infinity" {
+			return fmt.Sprintf("recorded as passed although `%s` cannot pass: no build installs %s, and sleep never ends", run, neverInstalled)
 		}
 	}
 	return ""

@@ -91,8 +91,8 @@ var (
 		{userStep("analyst"), runStep("id -un")}, {aptStep("ffmpeg"), userStep("analyst"), envStep("MPLBACKEND", "Agg")},
 		{userStep("analyst"), runStep(`test "$(id -un)" = analyst`)}}
 	// checkModules are what a check imports: numpy, which some package sets install, or a module
-	// none does; "" removes the check.
-	checkModules   = []string{"numpy", "numpy", neverInstalled, ""}
+	// none does; or a check that hangs until its timeout; "" removes the check.
+	checkModules   = []string{"numpy", "numpy", neverInstalled, checkHangs, ""}
 	buildTimeouts  = []string{"1s", "2s", "5s", "5s", "20s"}
 	buildDurations = []string{"0s", "300ms", "800ms", "1500ms", "3s"}
 	signalDelays   = []string{"0s", "0s", "200ms", "700ms"}
@@ -341,7 +341,8 @@ func (g *generator) changeRelease() (step, bool) {
 
 // changeCheck gives an E2B template a check that gates its tag "gate" (config_test.go), takes it
 // away, or changes the module it imports: one its packages may install, or neverInstalled, whose
-// check always fails; sometimes with a build input, so the check runs on a new build.
+// check always fails, or makes it hang until its timeout; sometimes with a build input, so the
+// check runs on a new build.
 func (g *generator) changeCheck() (step, bool) {
 	k := g.key(backendE2B)
 	if k == "" {
