@@ -53,3 +53,15 @@ resource "sandbox_template_check" "analysis" {
     replace_triggered_by = [sandbox_template.analysis.build_id] # check each new snapshot
   }
 }
+
+# Bedrock AgentCore: an existing code interpreter builds nothing; a check proves it runs code, in a
+# code interpreter session it stops afterwards.
+resource "sandbox_template" "interpreter" {
+  backend     = "bedrock"
+  template_id = "analysis-a1b2c3d4e5"
+}
+
+resource "sandbox_template_check" "interpreter" {
+  template_ref = sandbox_template.interpreter.template_ref
+  commands     = [{ run = "python3 -c 'import pandas, polars'" }]
+}
