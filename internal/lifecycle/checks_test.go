@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // checkProblems judges the checks (sandbox_template_check) and their gate tags after a step:
@@ -78,4 +80,44 @@ func recordedCheckProblem(attrs map[string]any) string {
 		}
 	}
 	return ""
+}
+
+// interruptCheck starts an apply and sends it SIGINT a while after a check's sandbox starts, if
+// one still runs then. The CLI must stop by itself; checkProblems then finds no check sandbox
+// running and no check recorded.
+func (s *sequence) interruptCheck(out *outcome, st step) error {
+	delay, err := time.ParseDuration(st.Arg)
+	if err != nil {
+		return err
+	}
+	p, err := s.dirs[0].start("apply", "-auto-approve", "-input=false", "-no-color")
+	if err != nil {
+		return err
+	}
+	signalled := false
+	for waiting := true; waiting; {
+		select {
+		case <-p.done:
+			waiting = false
+		case <-time.After(20 * time.Millisecond):
+			running, err := s.emu.checkSandboxes()
+			if err != nil {
+				return err
+			}
+			if len(running) > 0 {
+				time.Sleep(delay)
+				p.signal(syscall.SIGINT)
+				signalled, waiting = true, false
+			}
+		}
+	}
+	if !signalled {
+		out.note = "no check was running to interrupt"
+	}
+	r, err := p.wait()
+	out.runs = append(out.runs, r)
+	if err == nil && r.code == 0 {
+		out.converge = append(out.converge, s.dirs[0])
+	}
+	return err
 }

@@ -102,7 +102,7 @@ func (s *sequence) perform(st step) (outcome, error) {
 	}
 	out := outcome{mayBuild: map[string]bool{}}
 	switch st.Verb {
-	case verbApply, verbInterrupt, verbKill, verbImport, verbSecondDir:
+	case verbApply, verbInterrupt, verbCheckSigint, verbKill, verbImport, verbSecondDir:
 		s.forgetRemoved(before[0], applied)
 		s.mayBuild(out.mayBuild, applied, before[0], false)
 	case verbDestroy:
@@ -118,6 +118,8 @@ func (s *sequence) perform(st step) (outcome, error) {
 		_, err = s.apply(&out, s.dirs[0])
 	case verbInterrupt, verbKill:
 		err = s.interrupt(&out, st)
+	case verbCheckSigint:
+		err = s.interruptCheck(&out, st)
 	case verbDestroy:
 		var r run
 		r, err = s.dirs[0].run("destroy", "-auto-approve", "-input=false", "-no-color")

@@ -13,6 +13,7 @@ import (
 const (
 	verbApply         = "apply"          // edits, then `apply`
 	verbInterrupt     = "sigint"         // edits, `apply`, Ctrl-C arg after a build starts
+	verbCheckSigint   = "sigint-check"   // edits, `apply`, Ctrl-C arg after a check's sandbox starts
 	verbKill          = "sigkill"        // edits, `apply`, kill -9 arg after a build starts, then recover
 	verbFailNext      = "fail-next"      // the next build of template arg fails
 	verbHang          = "hang"           // builds of template arg (E2B) stay building ...
@@ -180,6 +181,7 @@ func (g *generator) next() step {
 		{8, g.changeSetting},
 		{6, g.changeRelease},
 		{10, g.changeCheck},
+		{3, g.interruptCheck},
 		{7, func() (step, bool) { return g.onTemplate(verbFailNext) }},
 		{4, func() (step, bool) { return g.onTemplate(verbHang, backendE2B) }},
 		{4, func() (step, bool) { return g.onTemplate(verbRelease, backendE2B) }},
@@ -361,6 +363,26 @@ func (g *generator) changeCheck() (step, bool) {
 	}
 	if g.rng.IntN(2) == 0 {
 		g.inputEdit(k, s.Edits)
+	}
+	return s, true
+}
+
+// interruptCheck interrupts an apply while a check of an E2B template runs: one that hangs, so
+// that it still runs when the signal comes.
+func (g *generator) interruptCheck() (step, bool) {
+	var checked []string
+	for _, k := range g.cfg.keys() {
+		if g.cfg[k].Check != "" {
+			checked = append(checked, k)
+		}
+	}
+	if len(checked) == 0 {
+		return step{}, false
+	}
+	k := pick(g, checked)
+	s := step{Verb: verbCheckSigint, Arg: pick(g, signalDelays), Edits: map[string]json.RawMessage{}}
+	if g.cfg[k].Check != checkHangs {
+		s.Edits[k+".check"] = mustJSON(checkHangs)
 	}
 	return s, true
 }
