@@ -214,6 +214,9 @@ func (s *sequence) interrupt(out *outcome, st step) error {
 	}
 	r, err := p.wait()
 	out.runs = append(out.runs, r)
+	if signalled && st.Verb == verbKill {
+		s.mayBuildWhatTheKillLost(out)
+	}
 	if err != nil || st.Verb == verbInterrupt {
 		if err == nil && r.code == 0 {
 			out.converge = append(out.converge, s.dirs[0])
@@ -232,6 +235,19 @@ func (s *sequence) interrupt(out *outcome, st step) error {
 	}
 	_, err = s.apply(out, s.dirs[0])
 	return err
+}
+
+// mayBuildWhatTheKillLost lets the recovery build what a kill -9 took out of the state file:
+// Terraform writes its local state in place (statemgr.Filesystem.WriteState truncates
+// terraform.tfstate, then writes it), so a kill between the two leaves it empty and the re-run
+// starts from no state, creating again what it recorded (E2B adopts a build of the same inputs; an
+// OpenSandbox snapshot records none, so it is built again).
+func (s *sequence) mayBuildWhatTheKillLost(out *outcome) {
+	state, err := s.dirs[0].readState()
+	if err != nil || state == nil {
+		state = map[string]instance{} // empty or cut: Terraform reads no state from it
+	}
+	s.mayBuild(out.mayBuild, s.cfg, state, false)
 }
 
 // osbSnapshotPrefix is where a builder sandbox's snapshot is requested (sandbox ids are sbx-N):
