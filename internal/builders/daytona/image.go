@@ -143,7 +143,9 @@ func render(calls []sdkCall) string {
 }
 
 // dockerfile is what a build of spec on image sends as buildInfo.dockerfileContent.
-func dockerfile(image string, spec builders.TemplateSpec) string { return render(imageCalls(image, spec)) }
+func dockerfile(image string, spec builders.TemplateSpec) string {
+	return render(imageCalls(image, spec))
+}
 
 // needsBuild tells whether spec is built from a Dockerfile; without packages or steps the image
 // is pulled as it is (imageName), as the SDK creates a snapshot from an image name.
