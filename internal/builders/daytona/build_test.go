@@ -1,0 +1,338 @@
+package daytona
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/daytonaemu"
+)
+
+// TestBuildFromImage: an image-only template is a snapshot pulled from the image pinned by digest
+// (Daytona refuses :latest and bare names), named after the template and its inputs, which is the
+// template_ref; built again from the same inputs, it is adopted, with the same ref.
+func TestBuildFromImage(t *testing.T) {
+	emu := newEmulator(t, daytonaemu.Options{})
+	b := newBuilder(t, emu)
+	spec := builders.TemplateSpec{TemplateID: "py", Image: "python:3.12", StartCmd: str("sleep infinity"), CPUCount: 2, MemoryMB: 2048}
+	got := builders.Ensure(t.Context(), b, spec, builders.Observer{})
+	want := "py:inputs-" + spec.Fingerprint()
+	if got.Status != builders.StatusSuccess || got.TemplateRef == nil || got.TemplateRef.Value != want || got.BuildID != want {
+		t.Fatalf("Ensure = %+v, want SUCCESS with ref %s", got, want)
+	}
+	s, found := snapshotNamed(t, emu, want)
+	if !found || s.State != stateActive || s.ImageName != pinned("python") {
+		t.Fatalf("snapshot = %+v (found %v), want active, from %s", s, found, pinned("python"))
+	}
+	if usable, err := b.IsUsable(t.Context(), "py"); err != nil || !usable {
+		t.Errorf("IsUsable = %v, %v", usable, err)
+	}
+	again := builders.Ensure(t.Context(), b, spec, builders.Observer{})
+	if again.Status != builders.StatusSkipped || again.TemplateRef.Value != want || again.BuildID != want {
+		t.Errorf("Ensure again = %+v, want SKIPPED with ref %s", again, want)
+	}
+	if n := count(builderRequests(emu), "POST /snapshots"); n != 1 {
+		t.Errorf("%d snapshots created, want 1", n)
+	}
+}
+
+// TestBuildFromSteps: packages and steps are built from the Dockerfile the SDK's Image writes
+// for them, on the pinned image; the build runs them (a failing one would fail it).
+func TestBuildFromSteps(t *testing.T) {
+	emu := newEmulator(t, daytonaemu.Options{})
+	b := newBuilder(t, emu)
+	spec := builders.TemplateSpec{TemplateID: "steps", Image: "python:3.12", Packages: []string{"requests"},
+		Steps: []builders.BuildStep{{Env: map[string]string{"GREETING": "hello world"}}, {Workdir: str("/srv")},
+			{Run: &builders.RunStep{Command: "echo \"$GREETING\" > greeting.txt"}}}}
+	got := builders.Ensure(t.Context(), b, spec, builders.Observer{})
+	if got.Status != builders.StatusSuccess {
+		t.Fatalf("Ensure = %+v", got)
+	}
+	s, _ := snapshotNamed(t, emu, got.TemplateRef.Value)
+	if s.BuildInfo == nil || s.BuildInfo.DockerfileContent != dockerfile(pinned("python"), spec) || s.ImageName != "" {
+		t.Fatalf("snapshot = %+v, want built from\n%s", s, dockerfile(pinned("python"), spec))
+	}
+	if !strings.HasPrefix(s.BuildInfo.DockerfileContent, "FROM "+pinned("python")+"\nRUN python -m pip install requests\n") {
+		t.Errorf("Dockerfile = %q", s.BuildInfo.DockerfileContent)
+	}
+}
+
+// TestRebuildLeavesNoGap: a rebuild from other inputs creates a new snapshot and removes the old
+// one only once the new one is active: at every request the builder sends, the template has an
+// active snapshot; at the end only the new one is left.
+func TestRebuildLeavesNoGap(t *testing.T) {
+	var emu *daytonaemu.Server
+	var probeMu sync.Mutex
+	var gaps []string
+	var tt *testing.T
+	emu = newEmulator(t, daytonaemu.Options{PollsPerState: 2, OnRequest: func(r *http.Request) {
+		if r.Header.Get(probeHeader) != "" || tt == nil {
+			return
+		}
+		probeMu.Lock()
+		defer probeMu.Unlock()
+		active := 0
+		var page snapshotPage
+		api(tt, emu, http.MethodGet, "/snapshots?limit=200&name=gap:inputs-", nil, &page)
+		for _, s := range page.Items {
+			if s.State == stateActive {
+				active++
+			}
+		}
+		if active == 0 {
+			gaps = append(gaps, r.Method+" "+r.URL.Path)
+		}
+	}})
+	b := newBuilder(t, emu)
+	old := builders.TemplateSpec{TemplateID: "gap", Image: "python:3.12", Packages: []string{"requests"}}
+	first := builders.Ensure(t.Context(), b, old, builders.Observer{})
+	if first.Status != builders.StatusSuccess {
+		t.Fatalf("first build = %+v", first)
+	}
+	tt = t // from here on, every request the builder sends is checked
+	next := old
+	next.Packages = []string{"requests", "flask"}
+	second := builders.Rebuild(t.Context(), b, next, builders.Observer{})
+	tt = nil
+	if second.Status != builders.StatusSuccess || second.TemplateRef.Value == first.TemplateRef.Value {
+		t.Fatalf("rebuild = %+v", second)
+	}
+	if len(gaps) > 0 {
+		t.Errorf("the template had no active snapshot when the builder sent %v", gaps)
+	}
+	var left []string
+	for _, s := range snapshots(t, emu) {
+		if s.State != stateRemoving {
+			left = append(left, s.Name)
+		}
+	}
+	if !slices.Equal(left, []string{second.TemplateRef.Value}) {
+		t.Errorf("snapshots left = %v, want only %s", left, second.TemplateRef.Value)
+	}
+	reqs := builderRequests(emu)
+	if i, j := slices.Index(reqs, "DELETE /snapshots/"+idOf(t, emu, first)), slices.Index(reqs, "POST /snapshots"); i >= 0 && i < j {
+		t.Errorf("the old snapshot was removed before the new one was created: %v", reqs)
+	}
+}
+
+// idOf is the id the first build's snapshot had (removed ones included: from the requests).
+func idOf(t *testing.T, emu *daytonaemu.Server, r builders.TemplateBuildResult) string {
+	t.Helper()
+	for _, req := range builderRequests(emu) {
+		if id, ok := strings.CutPrefix(req, "DELETE /snapshots/"); ok {
+			return id
+		}
+	}
+	return "none"
+}
+
+// TestExistingNameIsAdopted: a snapshot that already carries the build's name (an interrupted
+// apply, a lost state) is adopted, never answered with Daytona's 409: active, it is the build;
+// being built, it is waited for; failed, it is removed and built again under the next name.
+func TestExistingNameIsAdopted(t *testing.T) {
+	spec := builders.TemplateSpec{TemplateID: "adopt", Image: "python:3.12", Packages: []string{"requests"}}
+	name := snapshotName("adopt", spec.Fingerprint(), 0)
+	create := func(t *testing.T, emu *daytonaemu.Server, dockerfile string) {
+		body := createSnapshot{Name: name, BuildInfo: &buildInfo{DockerfileContent: dockerfile}, CPU: 2, Memory: 1}
+		if status := api(t, emu, http.MethodPost, "/snapshots", body, nil); status != http.StatusOK {
+			t.Fatalf("creating %s: HTTP %d", name, status)
+		}
+	}
+	t.Run("being built", func(t *testing.T) {
+		emu := newEmulator(t, daytonaemu.Options{PollsPerState: 3})
+		create(t, emu, dockerfile(pinned("python"), spec))
+		got := builders.Ensure(t.Context(), newBuilder(t, emu), spec, builders.Observer{})
+		if got.Status != builders.StatusSuccess || got.TemplateRef.Value != name {
+			t.Fatalf("Ensure = %+v", got)
+		}
+		if n := count(builderRequests(emu), "POST /snapshots"); n != 0 {
+			t.Errorf("the builder created %d snapshots, want it to adopt %s", n, name)
+		}
+	})
+	t.Run("failed", func(t *testing.T) {
+		emu := newEmulator(t, daytonaemu.Options{})
+		create(t, emu, "FROM "+pinned("python")+"\nRUN exit 7\n")
+		for s, _ := snapshotNamed(t, emu, name); !s.failed(); s, _ = snapshotNamed(t, emu, name) {
+			if s.State == stateActive {
+				t.Fatal("the planted build did not fail")
+			}
+		}
+		got := builders.Ensure(t.Context(), newBuilder(t, emu), spec, builders.Observer{})
+		want := snapshotName("adopt", spec.Fingerprint(), 1)
+		if got.Status != builders.StatusSuccess || got.TemplateRef.Value != want {
+			t.Fatalf("Ensure = %+v, want SUCCESS as %s", got, want)
+		}
+		if s, found := snapshotNamed(t, emu, name); found && s.State != stateRemoving {
+			t.Errorf("the failed snapshot is still there: %+v", s)
+		}
+	})
+}
+
+// TestFailedBuild: a step that fails fails the build at TEMPLATE_BUILD with the server's
+// errorReason and the build log; an image that cannot be pulled fails at IMAGE_PULL.
+func TestFailedBuild(t *testing.T) {
+	emu := newEmulator(t, daytonaemu.Options{})
+	b := newBuilder(t, emu)
+	spec := builders.TemplateSpec{TemplateID: "broken", Image: "python:3.12",
+		Steps: []builders.BuildStep{{Run: &builders.RunStep{Command: "echo about to fail && exit 3"}}}}
+	got := builders.Ensure(t.Context(), b, spec, builders.Observer{})
+	if got.Status != builders.StatusFailed || got.Stage != builders.StageTemplateBuild || !strings.Contains(got.Detail, stateBuildFailed) {
+		t.Fatalf("Ensure = %+v, want FAILED at TEMPLATE_BUILD", got)
+	}
+	s, _ := snapshotNamed(t, emu, "broken:inputs-"+spec.Fingerprint())
+	if s.reason() == "" || !strings.Contains(got.Detail, s.reason()) {
+		t.Errorf("detail %q does not carry the errorReason %q", got.Detail, s.reason())
+	}
+	if !slices.ContainsFunc(got.Logs, func(l string) bool { return strings.Contains(l, "about to fail") }) {
+		t.Errorf("logs %q lack the build's output", got.Logs)
+	}
+
+	private := newEmulator(t, daytonaemu.Options{PrivateImages: map[string]daytonaemu.Credential{"ghcr.io/org/app": {Username: "u", Password: "p"}}})
+	pull := builders.Ensure(t.Context(), newBuilder(t, private), builders.TemplateSpec{TemplateID: "private", Image: "ghcr.io/org/app:1"}, builders.Observer{})
+	if pull.Status != builders.StatusFailed || pull.Stage != builders.StageImagePull || !strings.Contains(pull.Detail, "denied") {
+		t.Errorf("pull without credentials = %+v, want FAILED at IMAGE_PULL with the daemon's reason", pull)
+	}
+}
+
+// TestRegistryEntryLastsTheBuild: registry_auth becomes the organization's registry entry for the
+// build, which pulls with it, and is removed when the build ends: no credential stays behind.
+func TestRegistryEntryLastsTheBuild(t *testing.T) {
+	emu := newEmulator(t, daytonaemu.Options{PrivateImages: map[string]daytonaemu.Credential{"ghcr.io/org/app": {Username: "u", Password: "pw-0123456789"}}})
+	b := newBuilder(t, emu)
+	spec := builders.TemplateSpec{TemplateID: "private", Image: "ghcr.io/org/app:1",
+		RegistryAuth: &builders.BasicAuth{Username: "u", Password: builders.NewSecret("pw-0123456789")}}
+	got := builders.Ensure(t.Context(), b, spec, builders.Observer{})
+	if got.Status != builders.StatusSuccess {
+		t.Fatalf("Ensure = %+v", got)
+	}
+	var entries []registry
+	api(t, emu, http.MethodGet, "/docker-registry", nil, &entries)
+	if len(entries) != 0 {
+		t.Errorf("registry entries left after the build: %+v", entries)
+	}
+	reqs := builderRequests(emu)
+	if count(reqs, "POST /docker-registry") != 1 || count(reqs, "POST /snapshots") != 1 {
+		t.Errorf("requests = %v, want one entry written before the one snapshot", reqs)
+	}
+}
+
+// TestInactiveIsActivatedNotRebuilt: an inactive snapshot is not usable but dormant, and is
+// activated, after Daytona's cooldown, without a build; Ensure on it (a lost state) activates it
+// too instead of building.
+func TestInactiveIsActivatedNotRebuilt(t *testing.T) {
+	emu := newEmulator(t, daytonaemu.Options{})
+	spec := builders.TemplateSpec{TemplateID: "sleepy", Image: "python:3.12"}
+	built := builders.Ensure(t.Context(), newBuilder(t, emu), spec, builders.Observer{})
+	if built.Status != builders.StatusSuccess {
+		t.Fatalf("Ensure = %+v", built)
+	}
+	s, _ := snapshotNamed(t, emu, built.TemplateRef.Value)
+	if status := api(t, emu, http.MethodPost, "/snapshots/"+s.ID+"/deactivate", nil, nil); status != http.StatusNoContent {
+		t.Fatalf("deactivate: HTTP %d", status)
+	}
+
+	t.Run("cooldown respected", func(t *testing.T) {
+		b := newBuilder(t, emu)
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		obs := builders.Observer{OnProgress: func(line string) {
+			if strings.Contains(line, "refuses to activate it") {
+				cancel()
+			}
+		}}
+		err := b.Activate(ctx, built.TemplateRef.Value, obs)
+		if builders.StageOf(err, "") != builders.StageCancelled {
+			t.Errorf("Activate during the cooldown = %v, want it to wait (and be cancelled)", err)
+		}
+		if n := count(builderRequests(emu), "POST /snapshots/"+s.ID+"/activate"); n != 0 {
+			t.Errorf("%d activations asked for during the cooldown", n)
+		}
+	})
+
+	emu.AdvanceClock(daytonaemuCooldown)
+	b := newBuilder(t, emu, func(c *Config) { c.Now = func() time.Time { return time.Now().Add(daytonaemuCooldown) } })
+	if usable, err := b.IsUsable(t.Context(), "sleepy"); err != nil || usable {
+		t.Errorf("IsUsable of an inactive snapshot = %v, %v; want false", usable, err)
+	}
+	dormant, err := b.Dormant(t.Context(), "sleepy")
+	if err != nil || dormant != built.TemplateRef.Value {
+		t.Fatalf("Dormant = %q, %v; want %s", dormant, err, built.TemplateRef.Value)
+	}
+	if err := b.Activate(t.Context(), dormant, builders.Observer{}); err != nil {
+		t.Fatal(err)
+	}
+	if usable, err := b.IsUsable(t.Context(), "sleepy"); err != nil || !usable {
+		t.Errorf("IsUsable after activation = %v, %v", usable, err)
+	}
+	if n := count(builderRequests(emu), "POST /snapshots"); n != 1 {
+		t.Errorf("%d snapshots created, want only the first build", n)
+	}
+
+	// A lost state: Ensure finds the inputs' snapshot inactive and activates it.
+	api(t, emu, http.MethodPost, "/snapshots/"+s.ID+"/deactivate", nil, nil)
+	emu.AdvanceClock(daytonaemuCooldown)
+	b = newBuilder(t, emu, func(c *Config) { c.Now = func() time.Time { return time.Now().Add(2 * daytonaemuCooldown) } })
+	again := builders.Ensure(t.Context(), b, spec, builders.Observer{})
+	if again.Status != builders.StatusSuccess || again.TemplateRef.Value != built.TemplateRef.Value {
+		t.Fatalf("Ensure on an inactive snapshot = %+v", again)
+	}
+	if n := count(builderRequests(emu), "POST /snapshots"); n != 1 {
+		t.Errorf("%d snapshots created, want the inactive one activated instead", n)
+	}
+}
+
+// daytonaemuCooldown is past the server's activation cooldown.
+const daytonaemuCooldown = ActivationCooldown + time.Minute
+
+// TestDelete: destroy removes every snapshot of the template; a second destroy finds nothing.
+func TestDelete(t *testing.T) {
+	emu := newEmulator(t, daytonaemu.Options{})
+	b := newBuilder(t, emu)
+	got := builders.Ensure(t.Context(), b, builders.TemplateSpec{TemplateID: "gone", Image: "python:3.12"}, builders.Observer{})
+	if got.Status != builders.StatusSuccess {
+		t.Fatalf("Ensure = %+v", got)
+	}
+	if err := b.Delete(t.Context(), "gone"); err != nil {
+		t.Fatal(err)
+	}
+	if usable, err := b.IsUsable(t.Context(), "gone"); err != nil || usable {
+		t.Errorf("IsUsable after Delete = %v, %v", usable, err)
+	}
+	if err := b.Delete(t.Context(), "gone"); err != nil {
+		t.Errorf("second Delete = %v", err)
+	}
+	if names, err := b.ListTemplates(t.Context()); err != nil || len(names) != 0 {
+		t.Errorf("ListTemplates = %v, %v", names, err)
+	}
+}
+
+// TestCheckSandbox: a check starts a sandbox from the snapshot, runs commands through the toolbox
+// with their exit code and output, and deletes it.
+func TestCheckSandbox(t *testing.T) {
+	emu := newEmulator(t, daytonaemu.Options{})
+	b := newBuilder(t, emu)
+	got := builders.Ensure(t.Context(), b, builders.TemplateSpec{TemplateID: "checked", Image: "python:3.12"}, builders.Observer{})
+	if got.Status != builders.StatusSuccess {
+		t.Fatalf("Ensure = %+v", got)
+	}
+	sb, err := b.StartSandbox(t.Context(), builders.SandboxRequest{TemplateID: "checked", Build: got.TemplateRef.Value,
+		Env: map[string]string{"WHO": "check"}, Lifetime: 5 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := sb.Run(t.Context(), "echo hello $WHO; exit 3")
+	if err != nil || out.ExitCode != 3 || string(out.Output) != "hello check\n" {
+		t.Errorf("Run = %+v (%q), %v", out, out.Output, err)
+	}
+	if err := sb.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if err := sb.Close(t.Context()); err != nil {
+		t.Errorf("second Close = %v", err)
+	}
+}
