@@ -21,7 +21,7 @@ type running struct {
 	backends []backend
 }
 
-var starters = []func(options) (backend, error){startE2B, startOpenSandbox, startAWS, startGoogle}
+var starters = []func(options) (backend, error){startE2B, startOpenSandbox, startDaytona, startAWS, startGoogle}
 
 func startAll(o options) (*running, error) {
 	r := &running{}

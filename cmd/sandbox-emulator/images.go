@@ -10,7 +10,7 @@ import (
 
 // imageFlags is -image, repeatable: REF=DECLARATION, the declaration a JSON object of
 // sandboxos.Declaration, e.g. -image 'ghcr.io/acme/app={"family":"alpine","programs":["node"]}'.
-// The E2B and OpenSandbox emulators then run that image as declared.
+// The E2B, OpenSandbox and Daytona emulators then run that image as declared.
 type imageFlags map[string]sandboxos.Declaration
 
 func (f imageFlags) String() string { return fmt.Sprintf("%d images", len(f)) }

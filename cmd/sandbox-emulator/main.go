@@ -1,5 +1,5 @@
 // Command sandbox-emulator serves, on 127.0.0.1, every backend the provider talks to: the E2B API,
-// OpenSandbox (lifecycle and execd), the AWS ECR and Bedrock AgentCore control APIs, and a Google
+// OpenSandbox (lifecycle and execd), Daytona (API, toolbox and build logs), the AWS ECR and Bedrock AgentCore control APIs, and a Google
 // OAuth2 token endpoint, each on its own port. It prints one NAME=value line per setting the provider
 // reads (E2B_API_URL first), ready to source with `set -a; . ./file; set +a`, then serves until
 // SIGINT or SIGTERM. `sandbox-emulator -help` lists the flags and each backend's /_emulator/ control

@@ -86,6 +86,7 @@ func TestRunPrintsEverySetting(t *testing.T) {
 	want := []string{
 		"E2B_API_URL", "E2B_API_KEY",
 		"OPEN_SANDBOX_DOMAIN", "OPEN_SANDBOX_API_KEY",
+		"DAYTONA_API_URL", "DAYTONA_API_KEY", "DAYTONA_TARGET",
 		"AWS_ENDPOINT_URL_ECR", "AWS_ENDPOINT_URL_BEDROCK_AGENTCORE_CONTROL",
 		"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION",
 		"GOOGLE_APPLICATION_CREDENTIALS", "GOOGLE_TOKEN_URL",
@@ -135,6 +136,12 @@ func TestEachBackendAnswersWithThePrintedSettings(t *testing.T) {
 		url := "http://" + s["OPEN_SANDBOX_DOMAIN"] + "/v1/sandboxes"
 		if got, err := get(t, url, map[string]string{"OPEN-SANDBOX-API-KEY": key}); err != nil || got != want {
 			t.Errorf("OpenSandbox GET /v1/sandboxes with key %q = %d, %v; want %d", key, got, err, want)
+		}
+	}
+
+	for key, want := range map[string]int{s["DAYTONA_API_KEY"]: 200, "dtn_wrong": 401} {
+		if got, err := get(t, s["DAYTONA_API_URL"]+"/snapshots", map[string]string{"Authorization": "Bearer " + key}); err != nil || got != want {
+			t.Errorf("Daytona GET /snapshots with key %q = %d, %v; want %d", key, got, err, want)
 		}
 	}
 
@@ -190,7 +197,7 @@ func awsConfig(keyID, secret, region string) aws.Config {
 // TestRunStopsCleanly: cancelling returns nil and every port stops answering.
 func TestRunStopsCleanly(t *testing.T) {
 	e := startRun(t)
-	urls := []string{e.settings["E2B_API_URL"], "http://" + e.settings["OPEN_SANDBOX_DOMAIN"], e.settings["AWS_ENDPOINT_URL_ECR"],
+	urls := []string{e.settings["E2B_API_URL"], "http://" + e.settings["OPEN_SANDBOX_DOMAIN"], e.settings["DAYTONA_API_URL"], e.settings["AWS_ENDPOINT_URL_ECR"],
 		e.settings["GOOGLE_TOKEN_URL"]}
 	for _, u := range urls {
 		if _, err := get(t, u+"/", nil); err != nil {

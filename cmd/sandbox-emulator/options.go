@@ -12,11 +12,11 @@ import (
 type options struct {
 	host          string // every backend listens on this loopback IP
 	e2bPort       string // "0" unless -addr names a port: E2B's, as before there were other backends
-	apiKey        string // E2B's and OpenSandbox's key; empty: a fresh random one
+	apiKey        string // E2B's, OpenSandbox's and Daytona's key; empty: a fresh random one
 	buildDuration time.Duration
 	awsRegion     string
 	gcpKeyFile    string     // where to write the service-account key; empty: a temporary file removed on exit
-	images        imageFlags // -image: what images the E2B and OpenSandbox emulators cannot know hold
+	images        imageFlags // -image: what images the E2B, OpenSandbox and Daytona emulators cannot know hold
 }
 
 func parseOptions(args []string, stderr io.Writer) (options, error) {
@@ -24,7 +24,7 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	flags.SetOutput(stderr)
 	flags.Usage = func() { usage(flags) }
 	addr := flags.String("addr", "127.0.0.1", "loopback IP to serve on; every backend takes a free port (a port given here is E2B's)")
-	apiKey := flags.String("api-key", "", "the only E2B X-API-Key and OPEN-SANDBOX-API-KEY accepted (empty: a random one, printed)")
+	apiKey := flags.String("api-key", "", "the only E2B X-API-Key, OPEN-SANDBOX-API-KEY and Daytona Bearer key accepted (empty: a random one, printed)")
 	buildDuration := flags.Duration("build-duration", 0, "how long each E2B build stays 'building' (0: ready at the first poll)")
 	awsRegion := flags.String("aws-region", "us-east-1", "the AWS_REGION printed: the region the provider signs for and ARNs name")
 	gcpKeyFile := flags.String("gcp-key-file", "", "write the service-account key file here (empty: a temporary file, removed on exit)")

@@ -83,7 +83,8 @@ var debianPrograms = merge(
 		"mktemp", "tee", "wc", "sort", "uname", "date", "pwd", "readlink", "realpath", "printenv", "grep", "sed",
 		"find", "xargs", "tar", "gzip", "which", "getent", "su", "passwd", "apt-get", "apt", "apt-cache", "dpkg",
 		"dpkg-query", "uniq", "cut", "tr", "rmdir", "stat", "du", "df", "hostname", "nproc", "yes", "seq", "expr",
-		"md5sum", "sha256sum", "cmp", "diff", "chroot", "nohup", "timeout", "mount", "more", "kill"),
+		"md5sum", "sha256sum", "cmp", "diff", "chroot", "nohup", "timeout", "mount", "more", "kill",
+		"debconf-set-selections"), // debconf is Priority: required, in every Debian and Ubuntu image
 	map[string]string{"/usr/bin/sh": "sh", "/usr/bin/awk": "awk", "/usr/bin/mawk": "awk"},
 	bins("/usr/sbin", "useradd", "usermod", "userdel", "groupadd", "groupmod", "groupdel", "chpasswd", "adduser",
 		"addgroup", "deluser"),
