@@ -2,6 +2,7 @@ package daytona
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 
@@ -22,12 +23,20 @@ func (b *Builder) Build(ctx context.Context, spec builders.TemplateSpec, obs bui
 		log.Addf("warning: could not remove the registry entry %s: %v", registryEntryName(spec.TemplateID), cleanupErr)
 	}
 	if err != nil {
-		return builders.TemplateBuildResult{}, builders.AtStage(builders.StageTemplateBuild, err, log.Lines()...)
+		return builders.TemplateBuildResult{}, withLogs(err, log.Lines())
 	}
 	b.removeSuperseded(ctx, spec.TemplateID, built, log)
 	result := builders.Succeeded(Name, built.Name, log.Lines())
 	result.BuildID = built.Name
 	return result, nil
+}
+
+// withLogs is err, at its own stage (TEMPLATE_BUILD when it has none), carrying the build's log.
+func withLogs(err error, logs []string) error {
+	if se, ok := errors.AsType[*builders.StageError](err); ok && error(se) == err {
+		return &builders.StageError{Stage: se.Stage, Err: se.Err, Logs: logs}
+	}
+	return builders.AtStage(builders.StageOf(err, builders.StageTemplateBuild), err, logs...)
 }
 
 // settle returns the active snapshot of spec's inputs: adopted, or created.

@@ -126,3 +126,24 @@ func (p *progress) observer() builders.Observer {
 func pinned(image string) string { return image + "@" + testDigest }
 
 func str(s string) *string { return &s }
+
+// emulatedSnapshot is a snapshot as the emulator's control route shows it: read without counting
+// as a read (which moves a snapshot along its states), removed ones included.
+type emulatedSnapshot struct {
+	snapshot
+	Removed bool `json:"removed"`
+}
+
+func emulated(t *testing.T, emu *daytonaemu.Server) []emulatedSnapshot {
+	t.Helper()
+	resp, err := http.Get(emu.URL + daytonaemu.ControlPath + "snapshots")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var all []emulatedSnapshot
+	if err := json.NewDecoder(resp.Body).Decode(&all); err != nil {
+		t.Fatal(err)
+	}
+	return all
+}
