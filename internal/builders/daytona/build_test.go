@@ -32,6 +32,12 @@ func TestBuildFromImage(t *testing.T) {
 	if usable, err := b.IsUsable(t.Context(), "py"); err != nil || !usable {
 		t.Errorf("IsUsable = %v, %v", usable, err)
 	}
+	if served, err := b.Serving(t.Context(), "py", false, ""); err != nil || served != want {
+		t.Errorf("Serving = %q, %v; want %s", served, err, want)
+	}
+	if names, err := b.ListTemplates(t.Context()); err != nil || !slices.Equal(names, []string{"py"}) {
+		t.Errorf("ListTemplates = %v, %v", names, err)
+	}
 	again := builders.Ensure(t.Context(), b, spec, builders.Observer{})
 	if again.Status != builders.StatusSkipped || again.TemplateRef.Value != want || again.BuildID != want {
 		t.Errorf("Ensure again = %+v, want SKIPPED with ref %s", again, want)
