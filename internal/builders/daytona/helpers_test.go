@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -64,7 +63,7 @@ func api(t *testing.T, emu *daytonaemu.Server, method, path string, in, out any)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	if out != nil && resp.StatusCode < 300 {
 		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
 			t.Fatal(err)
@@ -113,17 +112,8 @@ func count(requests []string, want string) int {
 	return n
 }
 
-// progress collects what a build reports.
-type progress struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (p *progress) observer() builders.Observer {
-	return builders.Observer{OnProgress: func(line string) { p.mu.Lock(); p.lines = append(p.lines, line); p.mu.Unlock() }}
-}
-
-func pinned(image string) string { return image + "@" + testDigest }
+// pinnedPython is python:3.12 as a build pins it.
+const pinnedPython = "python@" + testDigest
 
 func str(s string) *string { return &s }
 
@@ -140,7 +130,7 @@ func emulated(t *testing.T, emu *daytonaemu.Server) []emulatedSnapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	var all []emulatedSnapshot
 	if err := json.NewDecoder(resp.Body).Decode(&all); err != nil {
 		t.Fatal(err)

@@ -16,10 +16,12 @@ import (
 // test replays them through the SDK itself). Steps run as root unless a user step or a step's
 // own user says otherwise, as builders.StepsContext reads them: a Dockerfile switches with USER.
 
-// sdkCall is one call on an Image: Method is Image.ts's name, Args its arguments as JSON.
+// sdkCall is one call on an Image: Method is Image.ts's name, Args its arguments as JSON (what
+// the test replays through the SDK), and text what Image.ts adds to the Dockerfile for it.
 type sdkCall struct {
 	Method string `json:"method"`
 	Args   []any  `json:"args"`
+	text   string
 }
 
 // pipOptions is Image.ts's PipInstallOptions, the one field used here.
@@ -27,10 +29,64 @@ type pipOptions struct {
 	ExtraOptions string `json:"extraOptions,omitempty"`
 }
 
+// The calls, each writing what Image.ts writes.
+
+// base is Image.base: FROM.
+func base(image string) sdkCall {
+	return sdkCall{Method: "base", Args: []any{image}, text: "FROM " + image + "\n"}
+}
+
+// pipInstall: RUN python -m pip install <sorted, quoted packages><extra options>.
+func pipInstall(packages []string, opts *pipOptions) sdkCall {
+	c := sdkCall{Method: "pipInstall", Args: []any{packages}}
+	extra := ""
+	if opts != nil {
+		c.Args = append(c.Args, *opts)
+		if o := strings.TrimSpace(opts.ExtraOptions); o != "" {
+			extra = " " + o
+		}
+	}
+	c.text = "RUN python -m pip install " + shellQuoteAll(slices.Sorted(slices.Values(packages))) + extra + "\n"
+	return c
+}
+
+// runCommands with one string command: RUN as it is.
+func runCommands(command string) sdkCall {
+	return sdkCall{Method: "runCommands", Args: []any{command}, text: "RUN " + command + "\n"}
+}
+
+// env: ENV key=quote([value]) per variable, in the object's order (here: by key).
+func env(vars map[string]string) sdkCall {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(vars)) {
+		fmt.Fprintf(&b, "ENV %s=%s\n", k, shellQuote(vars[k]))
+	}
+	return sdkCall{Method: "env", Args: []any{vars}, text: b.String()}
+}
+
+// workdir: WORKDIR quote([dir]).
+func workdir(dir string) sdkCall {
+	return sdkCall{Method: "workdir", Args: []any{dir}, text: "WORKDIR " + shellQuote(dir) + "\n"}
+}
+
+// dockerfileCommands without a context directory: the lines as they are.
+func dockerfileCommands(lines ...string) sdkCall {
+	return sdkCall{Method: "dockerfileCommands", Args: []any{lines}, text: strings.Join(lines, "\n") + "\n"}
+}
+
+// entrypoint: ENTRYPOINT with each argument in double quotes, unescaped.
+func entrypoint(args []string) sdkCall {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = `"` + a + `"`
+	}
+	return sdkCall{Method: "entrypoint", Args: []any{args}, text: "ENTRYPOINT [" + strings.Join(quoted, ", ") + "]\n"}
+}
+
 // imageCalls are the Image calls that build spec on image: Image.base(image), then packages,
 // then each step, then the start command as entrypoint.
 func imageCalls(image string, spec builders.TemplateSpec) []sdkCall {
-	calls := []sdkCall{{Method: "base", Args: []any{image}}}
+	calls := []sdkCall{base(image)}
 	user := "root" // who the steps run as so far
 	as := func(who string, c ...sdkCall) {
 		who = cmp.Or(who, user)
@@ -38,53 +94,46 @@ func imageCalls(image string, spec builders.TemplateSpec) []sdkCall {
 			calls = append(calls, c...)
 			return
 		}
-		calls = append(calls, dockerfileCommand("USER "+who))
+		calls = append(calls, dockerfileCommands("USER "+who))
 		calls = append(calls, c...)
-		calls = append(calls, dockerfileCommand("USER "+user))
+		calls = append(calls, dockerfileCommands("USER "+user))
 	}
-	run := func(command string) sdkCall { return sdkCall{Method: "runCommands", Args: []any{command}} }
 	for _, step := range spec.BuildSteps() {
 		s := step.BuildStep
 		switch s.Kind() {
 		case builders.StepPip:
 			if s.Pip.IsGlobal() {
-				as("root", sdkCall{Method: "pipInstall", Args: []any{s.Pip.Packages}})
+				as("root", pipInstall(s.Pip.Packages, nil))
 			} else {
-				as("", sdkCall{Method: "pipInstall", Args: []any{s.Pip.Packages, pipOptions{ExtraOptions: "--user"}}})
+				as("", pipInstall(s.Pip.Packages, &pipOptions{ExtraOptions: "--user"}))
 			}
 		case builders.StepRun:
-			as(s.Run.User, run(s.Run.Command))
+			as(s.Run.User, runCommands(s.Run.Command))
 		case builders.StepApt:
-			as("root", run(s.Apt.Command()))
+			as("root", runCommands(s.Apt.Command()))
 		case builders.StepNpm:
 			if s.Npm.Global {
-				as("root", run(s.Npm.Command()))
+				as("root", runCommands(s.Npm.Command()))
 			} else {
-				as("", run(s.Npm.Command()))
+				as("", runCommands(s.Npm.Command()))
 			}
 		case builders.StepGitClone:
-			as(s.GitClone.User, run(s.GitClone.Command()))
+			as(s.GitClone.User, runCommands(s.GitClone.Command()))
 		case builders.StepEnv:
-			env := map[string]string{}
-			maps.Copy(env, s.Env)
-			calls = append(calls, sdkCall{Method: "env", Args: []any{env}})
+			calls = append(calls, env(s.Env))
 		case builders.StepWorkdir:
-			calls = append(calls, sdkCall{Method: "workdir", Args: []any{*s.Workdir}})
+			calls = append(calls, workdir(*s.Workdir))
 		case builders.StepUser: // created when missing, as E2B's user step
 			name := *s.User
-			as("root", run(createUserCommand(name)))
-			calls = append(calls, dockerfileCommand("USER "+name))
+			as("root", runCommands(createUserCommand(name)))
+			calls = append(calls, dockerfileCommands("USER "+name))
 			user = name
 		}
 	}
-	if entrypoint := startEntrypoint(spec); entrypoint != nil {
-		calls = append(calls, sdkCall{Method: "entrypoint", Args: []any{entrypoint}})
+	if args := startEntrypoint(spec); args != nil {
+		calls = append(calls, entrypoint(args))
 	}
 	return calls
-}
-
-func dockerfileCommand(line string) sdkCall {
-	return sdkCall{Method: "dockerfileCommands", Args: []any{[]string{line}}}
 }
 
 // createUserCommand creates a user unless it exists, with a home, as E2B's user step does.
@@ -103,41 +152,11 @@ func startEntrypoint(spec builders.TemplateSpec) []string {
 	return []string{"/bin/sh", "-c", cmd}
 }
 
-// render writes the Dockerfile of calls as Image.ts does.
+// render writes the Dockerfile of calls.
 func render(calls []sdkCall) string {
 	var b strings.Builder
 	for _, c := range calls {
-		switch c.Method {
-		case "base": // Image.base: FROM
-			fmt.Fprintf(&b, "FROM %s\n", c.Args[0])
-		case "pipInstall": // RUN python -m pip install <sorted, quoted><extra args>
-			pkgs := slices.Sorted(slices.Values(c.Args[0].([]string)))
-			extra := ""
-			if len(c.Args) > 1 {
-				if opts := c.Args[1].(pipOptions); opts.ExtraOptions != "" {
-					extra = " " + strings.TrimSpace(opts.ExtraOptions)
-				}
-			}
-			fmt.Fprintf(&b, "RUN python -m pip install %s%s\n", shellQuoteAll(pkgs), extra)
-		case "runCommands": // a string command as it is
-			fmt.Fprintf(&b, "RUN %s\n", c.Args[0])
-		case "env": // ENV key=quote([value]), in the object's (here: key) order
-			env := c.Args[0].(map[string]string)
-			for _, k := range slices.Sorted(maps.Keys(env)) {
-				fmt.Fprintf(&b, "ENV %s=%s\n", k, shellQuote(env[k]))
-			}
-		case "workdir":
-			fmt.Fprintf(&b, "WORKDIR %s\n", shellQuote(c.Args[0].(string)))
-		case "dockerfileCommands":
-			b.WriteString(strings.Join(c.Args[0].([]string), "\n") + "\n")
-		case "entrypoint": // each argument in double quotes, unescaped
-			args := c.Args[0].([]string)
-			quoted := make([]string, len(args))
-			for i, a := range args {
-				quoted[i] = `"` + a + `"`
-			}
-			fmt.Fprintf(&b, "ENTRYPOINT [%s]\n", strings.Join(quoted, ", "))
-		}
+		b.WriteString(c.text)
 	}
 	return b.String()
 }
