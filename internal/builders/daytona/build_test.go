@@ -139,6 +139,20 @@ func TestExistingNameIsAdopted(t *testing.T) {
 			t.Errorf("the builder created %d snapshots, want it to adopt %s", n, name)
 		}
 	})
+	t.Run("created meanwhile", func(t *testing.T) { // between the builder's list and its create: a 409, adopted
+		var emu *daytonaemu.Server
+		var raced bool
+		emu = newEmulator(t, daytonaemu.Options{OnRequest: func(r *http.Request) {
+			if r.Method == http.MethodPost && r.URL.Path == daytonaemu.APIPath+"/snapshots" && r.Header.Get(probeHeader) == "" && !raced {
+				raced = true
+				create(t, emu, dockerfile(pinnedPython, spec))
+			}
+		}})
+		got := builders.Ensure(t.Context(), newBuilder(t, emu), spec, builders.Observer{})
+		if !raced || got.Status != builders.StatusSuccess || got.TemplateRef.Value != name {
+			t.Fatalf("Ensure = %+v (raced: %v), want the concurrent snapshot adopted", got, raced)
+		}
+	})
 	t.Run("failed", func(t *testing.T) {
 		emu := newEmulator(t, daytonaemu.Options{})
 		create(t, emu, "FROM "+pinnedPython+"\nRUN exit 7\n")
