@@ -21,6 +21,9 @@
 //     its pull gives or its Dockerfile built there (build.go); private images (Options.PrivateImages)
 //     pull only through an organization registry entry (/docker-registry) matching their registry
 //     URL with their credentials.
+//   - Build contexts: GET /object-storage/push-access hands out the emulator's own S3 (path-style
+//     under /storage: ListObjectsV2, PutObject plain or aws-chunked), where the SDK uploads each
+//     context tar under <organizationId>/<hash>/; COPY steps read them back by buildInfo.contextHashes.
 //   - Sandboxes: POST /sandbox {snapshot, env, user} from an active snapshot, started; the
 //     toolbox's POST /process/execute runs a command in its copy of the snapshot's filesystem
 //     through sandboxos's shell; DELETE.

@@ -42,15 +42,15 @@ type Server struct {
 	sandboxes  []*Sandbox
 	faults     []*Fault
 	requests   []Request
-	builds     map[string]*sandboxos.Machine // a runner's built images, by buildInfo snapshotRef
 	private    map[string]Credential         // Options.PrivateImages and those declared since
+	objects    map[string][]byte             // object storage, by bucket/key (storage.go)
 	catalogue  *sandboxos.Catalogue
 }
 
 // New returns a server that is not yet listening; serve it with Start or use it as a handler.
 func New(opts Options) *Server {
 	s := &Server{opts: opts, mux: http.NewServeMux(), catalogue: new(sandboxos.Catalogue),
-		builds: map[string]*sandboxos.Machine{}, private: map[string]Credential{}}
+		private: map[string]Credential{}, objects: map[string][]byte{}}
 	for ref, d := range opts.Images {
 		if err := s.catalogue.Declare(ref, d); err != nil {
 			panic(fmt.Sprintf("daytonaemu: image %s: %v", ref, err))
@@ -129,6 +129,11 @@ func (s *Server) routes() {
 	api("GET /sandbox/{id}", s.getSandbox)
 	api("DELETE /sandbox/{id}", s.deleteSandbox)
 	api("GET /sandbox/{id}/toolbox-proxy-url", s.toolboxProxyURL)
+	// object-storage/controllers/object-storage.controller.ts, and the S3 it hands out (storage.go)
+	api("GET /object-storage/push-access", s.pushAccess)
+	s.mux.HandleFunc("GET "+storagePath+"/{bucket}", s.listObjects)
+	s.mux.HandleFunc("GET "+storagePath+"/{bucket}/{$}", s.listObjects)
+	s.mux.HandleFunc("PUT "+storagePath+"/{bucket}/{key...}", s.putObject)
 	// the region proxy: build logs, and the toolbox of each sandbox (daemon pkg/toolbox)
 	s.mux.HandleFunc("GET "+proxyPath+"/snapshots/{id}/build-logs", s.authenticated(s.buildLogs))
 	s.mux.HandleFunc("POST "+toolboxPath+"/{sandboxId}/process/execute", s.authenticated(s.executeCommand))
