@@ -93,7 +93,15 @@ func (b *Builder) create(ctx context.Context, spec builders.TemplateSpec, name s
 	sized := spec.WithDefaults()
 	req := createSnapshot{Name: name, CPU: sized.CPUCount, Memory: sized.MemoryMB / mbPerGB, RegionID: b.cfg.Target}
 	if needsBuild(spec) {
-		req.BuildInfo = &buildInfo{DockerfileContent: dockerfile(image, spec)}
+		contexts, err := buildContexts(spec)
+		if err != nil {
+			return snapshot{}, builders.AtStage(builders.StageValidation, err)
+		}
+		hashes, err := b.uploadContexts(ctx, contexts, log)
+		if err != nil {
+			return snapshot{}, builders.AtStageIfBare(builders.StageTemplateCreate, err)
+		}
+		req.BuildInfo = &buildInfo{DockerfileContent: dockerfile(image, spec, contexts), ContextHashes: hashes}
 	} else {
 		req.ImageName, req.Entrypoint = image, startEntrypoint(spec)
 	}

@@ -3,6 +3,8 @@ package daytona
 import (
 	"context"
 	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -52,16 +54,36 @@ func TestBuildFromImage(t *testing.T) {
 func TestBuildFromSteps(t *testing.T) {
 	emu := newEmulator(t, daytonaemu.Options{})
 	b := newBuilder(t, emu)
+	app := t.TempDir()
+	if err := os.WriteFile(filepath.Join(app, "main.py"), []byte("print('hi')\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	spec := builders.TemplateSpec{TemplateID: "steps", Image: "python:3.12", Packages: []string{"requests"},
 		Steps: []builders.BuildStep{{Env: map[string]string{"GREETING": "hello world"}}, {Workdir: str("/srv")},
-			{Run: &builders.RunStep{Command: "echo \"$GREETING\" > greeting.txt"}}}}
+			{Run: &builders.RunStep{Command: "echo \"$GREETING\" > greeting.txt"}},
+			{File: &builders.FileStep{Content: str("debug = true\n"), Destination: "app.toml"}},
+			{File: &builders.FileStep{Source: app, Destination: "/opt/app"}}}}
 	got := builders.Ensure(t.Context(), b, spec, builders.Observer{})
 	if got.Status != builders.StatusSuccess {
 		t.Fatalf("Ensure = %+v", got)
 	}
+	contexts, err := buildContexts(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
 	s, _ := snapshotNamed(t, emu, got.TemplateRef.Value)
-	if s.BuildInfo == nil || s.BuildInfo.DockerfileContent != dockerfile(pinnedPython, spec) || s.ImageName != "" {
-		t.Fatalf("snapshot = %+v, want built from\n%s", s, dockerfile(pinnedPython, spec))
+	if s.BuildInfo == nil || s.BuildInfo.DockerfileContent != dockerfile(pinnedPython, spec, contexts) || s.ImageName != "" ||
+		len(s.BuildInfo.ContextHashes) != 2 {
+		t.Fatalf("snapshot = %+v, want built from\n%s", s, dockerfile(pinnedPython, spec, contexts))
+	}
+	sb, err := b.StartSandbox(t.Context(), builders.SandboxRequest{TemplateID: "steps", Build: got.TemplateRef.Value})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = sb.Close(context.WithoutCancel(t.Context())) }()
+	out, err := sb.Run(t.Context(), "cat /srv/greeting.txt /srv/app.toml /opt/app/main.py")
+	if want := "hello world\ndebug = true\nprint('hi')\n"; err != nil || out.ExitCode != 0 || string(out.Output) != want {
+		t.Errorf("the steps' files = %q (exit %d, %v), want %q", out.Output, out.ExitCode, err, want)
 	}
 	if !strings.HasPrefix(s.BuildInfo.DockerfileContent, "FROM "+pinnedPython+"\nRUN python -m pip install requests\n") {
 		t.Errorf("Dockerfile = %q", s.BuildInfo.DockerfileContent)
@@ -130,7 +152,7 @@ func TestExistingNameIsAdopted(t *testing.T) {
 	}
 	t.Run("being built", func(t *testing.T) {
 		emu := newEmulator(t, daytonaemu.Options{PollsPerState: 3})
-		create(t, emu, dockerfile(pinnedPython, spec))
+		create(t, emu, dockerfile(pinnedPython, spec, nil))
 		got := builders.Ensure(t.Context(), newBuilder(t, emu), spec, builders.Observer{})
 		if got.Status != builders.StatusSuccess || got.TemplateRef.Value != name {
 			t.Fatalf("Ensure = %+v", got)
@@ -145,7 +167,7 @@ func TestExistingNameIsAdopted(t *testing.T) {
 		emu = newEmulator(t, daytonaemu.Options{OnRequest: func(r *http.Request) {
 			if r.Method == http.MethodPost && r.URL.Path == daytonaemu.APIPath+"/snapshots" && r.Header.Get(probeHeader) == "" && !raced {
 				raced = true
-				create(t, emu, dockerfile(pinnedPython, spec))
+				create(t, emu, dockerfile(pinnedPython, spec, nil))
 			}
 		}})
 		got := builders.Ensure(t.Context(), newBuilder(t, emu), spec, builders.Observer{})

@@ -42,8 +42,9 @@ func stepProblem(s builders.BuildStep) string {
 	texts := map[string][]string{}
 	switch s.Kind() {
 	case builders.StepFile:
-		return "file steps are not supported by the Daytona backend yet (they need the SDK's build-context upload): " +
-			"write the file with a run step"
+		if strings.ContainsAny(s.File.Destination, " \t\n\r") {
+			return "its destination must not hold whitespace: Daytona builds it as a Dockerfile COPY line"
+		}
 	case builders.StepRun:
 		texts["its command"] = []string{s.Run.Command}
 	case builders.StepGitClone:

@@ -60,3 +60,8 @@ func parseError(e *apihttp.Error, _ http.Header, body []byte) {
 	}
 	e.Message = text
 }
+
+// apiGet is a GET of path into out.
+func apiGet(path string, out any) apihttp.Request {
+	return apihttp.Request{Method: http.MethodGet, Path: path, Out: out}
+}

@@ -47,8 +47,8 @@ func TestDockerfileIsTheSDKs(t *testing.T) {
 	var calls [][]sdkCall
 	var want []string
 	for _, spec := range specs {
-		calls = append(calls, imageCalls(image, spec))
-		want = append(want, dockerfile(image, spec))
+		calls = append(calls, imageCalls(image, spec, nil))
+		want = append(want, dockerfile(image, spec, nil))
 	}
 	in, err := json.Marshal(calls)
 	if err != nil {

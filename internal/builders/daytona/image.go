@@ -85,8 +85,9 @@ func entrypoint(args []string) sdkCall {
 
 // imageCalls are the Image calls that build spec on image: Image.base(image), then packages,
 // then each step, then the start command as entrypoint.
-func imageCalls(image string, spec builders.TemplateSpec) []sdkCall {
+func imageCalls(image string, spec builders.TemplateSpec, contexts map[int]stepContext) []sdkCall {
 	calls := []sdkCall{base(image)}
+	var stepsContext builders.StepsContext // where a file step's relative destination is, as E2B resolves it
 	user := "root" // who the steps run as so far
 	as := func(who string, c ...sdkCall) {
 		who = cmp.Or(who, user)
@@ -98,8 +99,12 @@ func imageCalls(image string, spec builders.TemplateSpec) []sdkCall {
 		calls = append(calls, c...)
 		calls = append(calls, dockerfileCommands("USER "+user))
 	}
+	index := -1 // in spec.Steps
 	for _, step := range spec.BuildSteps() {
 		s := step.BuildStep
+		if step.Field != "packages" {
+			index++
+		}
 		switch s.Kind() {
 		case builders.StepPip:
 			if s.Pip.IsGlobal() {
@@ -128,12 +133,25 @@ func imageCalls(image string, spec builders.TemplateSpec) []sdkCall {
 			as("root", runCommands(createUserCommand(name)))
 			calls = append(calls, dockerfileCommands("USER "+name))
 			user = name
+		case builders.StepFile: // COPY from the step's build context (build_context.go)
+			calls = append(calls, dockerfileCommands(copyLine(contexts[index], cmp.Or(s.File.Owner, user), stepsContext)))
 		}
+		stepsContext.Apply(s)
 	}
 	if args := startEntrypoint(spec); args != nil {
 		calls = append(calls, entrypoint(args))
 	}
 	return calls
+}
+
+// copyLine copies a file step's files to their destination, owned by owner (the step's, else the
+// user the steps run as, as E2B places them).
+func copyLine(c stepContext, owner string, at builders.StepsContext) string {
+	line := "COPY "
+	if owner != "root" {
+		line += "--chown=" + owner + " "
+	}
+	return line + c.source() + " " + at.Resolve(c.step.Destination)
 }
 
 // createUserCommand creates a user unless it exists, with a home, as E2B's user step does.
@@ -162,8 +180,8 @@ func render(calls []sdkCall) string {
 }
 
 // dockerfile is what a build of spec on image sends as buildInfo.dockerfileContent.
-func dockerfile(image string, spec builders.TemplateSpec) string {
-	return render(imageCalls(image, spec))
+func dockerfile(image string, spec builders.TemplateSpec, contexts map[int]stepContext) string {
+	return render(imageCalls(image, spec, contexts))
 }
 
 // needsBuild tells whether spec is built from a Dockerfile; without packages or steps the image
