@@ -88,7 +88,7 @@ func entrypoint(args []string) sdkCall {
 func imageCalls(image string, spec builders.TemplateSpec, contexts map[int]stepContext) []sdkCall {
 	calls := []sdkCall{base(image)}
 	var stepsContext builders.StepsContext // where a file step's relative destination is, as E2B resolves it
-	user := "root" // who the steps run as so far
+	user := "root"                         // who the steps run as so far
 	as := func(who string, c ...sdkCall) {
 		who = cmp.Or(who, user)
 		if who == user {
