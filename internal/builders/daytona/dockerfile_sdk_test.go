@@ -43,12 +43,18 @@ func TestDockerfileIsTheSDKs(t *testing.T) {
 			{GitClone: &builders.GitCloneStep{URL: "https://github.com/org/app.git", Branch: "main", Depth: 1, Path: "src"}},
 		}, StartCmd: str("python -m http.server 8080")},
 		{Steps: []builders.BuildStep{{Run: &builders.RunStep{Command: "echo hi"}}}, StartCmd: str("")},
+		{Steps: []builders.BuildStep{{User: str("app")}, {File: &builders.FileStep{Content: str("x = 1\n"), Destination: "conf/app.toml"}},
+			{File: &builders.FileStep{Content: str("y"), Destination: "/etc/y", Owner: "root"}}}},
 	}
 	var calls [][]sdkCall
 	var want []string
 	for _, spec := range specs {
-		calls = append(calls, imageCalls(image, spec, nil))
-		want = append(want, dockerfile(image, spec, nil))
+		contexts, err := buildContexts(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls = append(calls, imageCalls(image, spec, contexts))
+		want = append(want, dockerfile(image, spec, contexts))
 	}
 	in, err := json.Marshal(calls)
 	if err != nil {
