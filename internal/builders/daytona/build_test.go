@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/buildertest"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/emulator/daytonaemu"
 )
 
@@ -225,10 +226,10 @@ func TestFailedBuild(t *testing.T) {
 // TestRegistryEntryLastsTheBuild: registry_auth becomes the organization's registry entry for the
 // build, which pulls with it, and is removed when the build ends: no credential stays behind.
 func TestRegistryEntryLastsTheBuild(t *testing.T) {
-	emu := newEmulator(t, daytonaemu.Options{PrivateImages: map[string]daytonaemu.Credential{"ghcr.io/org/app": {Username: "u", Password: "pw-0123456789"}}})
+	emu := newEmulator(t, daytonaemu.Options{PrivateImages: map[string]daytonaemu.Credential{"ghcr.io/org/app": {Username: "u", Password: "Regi5try-Pa55-xyzzy"}}})
 	b := newBuilder(t, emu)
 	spec := builders.TemplateSpec{TemplateID: "private", Image: "ghcr.io/org/app:1",
-		RegistryAuth: &builders.BasicAuth{Username: "u", Password: builders.NewSecret("pw-0123456789")}}
+		RegistryAuth: &builders.BasicAuth{Username: "u", Password: builders.NewSecret("Regi5try-Pa55-xyzzy")}}
 	got := builders.Ensure(t.Context(), b, spec, builders.Observer{})
 	if got.Status != builders.StatusSuccess {
 		t.Fatalf("Ensure = %+v", got)
@@ -242,6 +243,16 @@ func TestRegistryEntryLastsTheBuild(t *testing.T) {
 	if count(reqs, "POST /docker-registry") != 1 || count(reqs, "POST /snapshots") != 1 {
 		t.Errorf("requests = %v, want one entry written before the one snapshot", reqs)
 	}
+	buildertest.NoPartOfSecret(t, "build logs", strings.Join(got.Logs, "\n"), "Regi5try-Pa55-xyzzy")
+
+	// Refused: the entry's failure is REGISTRY_AUTH, and says nothing of the password.
+	emu.InjectFault(daytonaemu.Fault{Method: http.MethodPost, PathPrefix: "/docker-registry", Status: http.StatusBadRequest, Count: 1})
+	spec.ForceRebuild = true
+	refused := builders.Ensure(t.Context(), b, spec, builders.Observer{})
+	if refused.Status != builders.StatusFailed || refused.Stage != builders.StageRegistryAuth {
+		t.Errorf("Ensure with the entry refused = %+v, want FAILED at REGISTRY_AUTH", refused)
+	}
+	buildertest.NoPartOfSecret(t, "detail", refused.Detail+strings.Join(refused.Logs, "\n"), "Regi5try-Pa55-xyzzy")
 }
 
 // TestInactiveIsActivatedNotRebuilt: an inactive snapshot is not usable but dormant, and is
