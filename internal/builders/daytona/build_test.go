@@ -372,3 +372,21 @@ func TestCheckSandbox(t *testing.T) {
 		t.Errorf("second Close = %v", err)
 	}
 }
+
+// TestForceRebuildTakesTheNextName: force_rebuild builds again from the same inputs under the
+// next free name (a snapshot name cannot be reused), and removes the one it supersedes.
+func TestForceRebuildTakesTheNextName(t *testing.T) {
+	emu := newEmulator(t, daytonaemu.Options{})
+	b := newBuilder(t, emu)
+	spec := builders.TemplateSpec{TemplateID: "forced", Image: "python:3.12"}
+	first := builders.Ensure(t.Context(), b, spec, builders.Observer{})
+	spec.ForceRebuild = true
+	second := builders.Rebuild(t.Context(), b, spec, builders.Observer{})
+	want := snapshotName("forced", spec.Fingerprint(), 1)
+	if first.Status != builders.StatusSuccess || second.Status != builders.StatusSuccess || second.TemplateRef.Value != want {
+		t.Fatalf("builds = %+v, %+v; want the second named %s", first, second, want)
+	}
+	if s, found := snapshotNamed(t, emu, first.TemplateRef.Value); found && s.State != stateRemoving {
+		t.Errorf("the superseded snapshot is %s", s.State)
+	}
+}
