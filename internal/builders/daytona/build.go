@@ -119,7 +119,11 @@ func (b *Builder) create(ctx context.Context, spec builders.TemplateSpec, name s
 		return snapshot{}, builders.AtStage(builders.StageTemplateCreate, fmt.Errorf("creating snapshot %s: %w", name, err))
 	}
 	obs.Created(builders.TemplateRef{Provider: Name, Value: created.Name})
-	return b.waitActive(ctx, created, log)
+	active, err := b.waitActive(ctx, created, log)
+	if err == nil {
+		b.addBuildLog(ctx, active, log) // what the build printed (a failed one's is read by waitActive)
+	}
+	return active, err
 }
 
 func builtConcurrently(err error) bool { return statusOf(err) == http.StatusConflict }

@@ -77,6 +77,9 @@ func TestBuildFromSteps(t *testing.T) {
 		len(s.BuildInfo.ContextHashes) != 2 {
 		t.Fatalf("snapshot = %+v, want built from\n%s", s, dockerfile(pinnedPython, spec, contexts))
 	}
+	if !slices.ContainsFunc(got.Logs, func(l string) bool { return strings.Contains(l, "RUN echo") }) {
+		t.Errorf("logs %q lack the build's own log", got.Logs)
+	}
 	sb, err := b.StartSandbox(t.Context(), builders.SandboxRequest{TemplateID: "steps", Build: got.TemplateRef.Value})
 	if err != nil {
 		t.Fatal(err)
