@@ -85,13 +85,15 @@ var controls = []backendControls{
 		{"POST", "private-images", `{"ref":"ghcr.io/acme/app","username":"bot","password":"s3cret"}`,
 			`ref (a repository: every tag) pulls only through an organization registry entry matching its registry with these credentials`},
 		{"POST", "clock", `{"advance":"10m"}`, `move the emulator's clock on: the activation cooldown (10 minutes after a deactivation) passes`},
+		{"PUT", "settings", `{"pollsPerState":1}`, `reads a snapshot stays in each of pending, pulling, building, removing (-1: held there until set again); answers it`},
 		{"GET", "snapshots", ``, `every snapshot, removed ones included`},
 		{"GET", "sandboxes", ``, `every sandbox with the toolbox commands run in it and their results`},
 		{"GET", "registries", ``, `the organization's registry entries (no passwords)`},
 		{"GET", "stats", ``, `requests by route, live snapshots by state, sandboxes not destroyed`},
 		{"POST", "faults", `{"method":"POST","pathPrefix":"/snapshots","status":503,"count":1}`,
 			`the next count matching requests answer status (any method when empty; path without /api)`},
-	}, note: `POST /_emulator/snapshots/{id or name}/expire: what the 14-day deactivation cron does, active -> inactive now.`},
+	}, note: `POST /_emulator/snapshots/{id or name}/expire: what the 14-day deactivation cron does, active -> inactive now; ` +
+		`GET /_emulator/served/{name}: the active snapshot a sandbox of name starts from, with its image or Dockerfile and what the build set.`},
 	{backend: "AWS (ECR and AgentCore control)", setting: "AWS_ENDPOINT_URL_ECR", endpoints: []control{
 		{"PUT", "code-interpreters/analysis-a1b2c3d4e5", `{"status":"READY","failureReason":""}`,
 			`a code interpreter in this state (READY, CREATING, CREATE_FAILED, ...)`},

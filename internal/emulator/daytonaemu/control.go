@@ -3,6 +3,7 @@ package daytonaemu
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -18,8 +19,11 @@ import (
 //	POST /_emulator/private-images           {"ref", "username", "password"}: ref pulls only with these
 //	POST /_emulator/faults                   a Fault: fail the next count matching requests
 //	POST /_emulator/clock                    {"advance": "10m"}: move the emulator's clock on
+//	PUT  /_emulator/settings                 {"pollsPerState": -1}: Options.PollsPerState from now
+//	                                         on (-1 holds every snapshot where it is); answers it
 //	POST /_emulator/snapshots/{idOrName}/expire  what the deactivate-old-snapshots cron does to a
 //	                                         snapshot unused for 14 days: active -> inactive, now
+//	GET  /_emulator/served/{name}            what POST /sandbox {snapshot: name} would start (Served), or 404
 //	GET  /_emulator/snapshots                every snapshot, removed ones included
 //	GET  /_emulator/sandboxes                every sandbox with the commands run in it
 //	GET  /_emulator/registries               the organization's registry entries (no passwords)
@@ -75,6 +79,20 @@ func (s *Server) controlRoutes() {
 		s.AdvanceClock(d)
 		w.WriteHeader(http.StatusNoContent)
 	})
+	s.mux.HandleFunc("PUT "+ControlPath+"settings", func(w http.ResponseWriter, r *http.Request) {
+		var st struct {
+			PollsPerState *int `json:"pollsPerState"`
+		}
+		if !decodeControl(w, r, &st) {
+			return
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if st.PollsPerState != nil {
+			s.opts.PollsPerState = *st.PollsPerState
+		}
+		writeJSON(w, http.StatusOK, map[string]int{"pollsPerState": s.opts.pollsPerState()})
+	})
 	s.mux.HandleFunc("POST "+ControlPath+"snapshots/{idOrName}/expire", func(w http.ResponseWriter, r *http.Request) {
 		if err := s.Expire(r.PathValue("idOrName")); err != nil {
 			writeError(w, r, http.StatusNotFound, err.Error())
@@ -92,6 +110,14 @@ func (s *Server) controlRoutes() {
 			views = append(views, v)
 		}
 		writeJSON(w, http.StatusOK, views)
+	})
+	s.mux.HandleFunc("GET "+ControlPath+"served/{name}", func(w http.ResponseWriter, r *http.Request) {
+		served, ok := s.ServedSnapshot(r.PathValue("name"))
+		if !ok {
+			writeError(w, r, http.StatusNotFound, "no active snapshot named "+r.PathValue("name"))
+			return
+		}
+		writeJSON(w, http.StatusOK, served)
 	})
 	s.mux.HandleFunc("GET "+ControlPath+"sandboxes", func(w http.ResponseWriter, _ *http.Request) {
 		s.mu.Lock()
@@ -146,9 +172,42 @@ func (s *Server) Expire(idOrName string) error {
 	return nil
 }
 
+// Served is the snapshot a sandbox of a name starts from, and what its containers get.
+type Served struct {
+	ID         string            `json:"id"`
+	Name       string            `json:"name"`
+	ImageName  string            `json:"imageName,omitempty"`
+	Dockerfile string            `json:"dockerfile,omitempty"`
+	Entrypoint []string          `json:"entrypoint"`
+	CPU        float64           `json:"cpu"`
+	Mem        float64           `json:"mem"`
+	Disk       float64           `json:"disk"`
+	Env        map[string]string `json:"env"`     // the image's ENV, as built
+	Workdir    string            `json:"workdir"` // its WORKDIR
+	User       string            `json:"user"`    // its USER
+}
+
+// ServedSnapshot reports the active snapshot named name (the one sandbox.service.ts
+// createFromSnapshot accepts), or false when there is none. It reads nothing: a snapshot in a
+// transitional state stays where clients last saw it.
+func (s *Server) ServedSnapshot(name string) (Served, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sn := s.byName(name)
+	if sn == nil || sn.State != StateActive {
+		return Served{}, false
+	}
+	out := Served{ID: sn.ID, Name: sn.Name, ImageName: sn.ImageName, Entrypoint: sn.Entrypoint, CPU: sn.CPU, Mem: sn.Mem,
+		Disk: sn.Disk, Env: maps.Clone(sn.config.env), Workdir: sn.config.workdir, User: sn.config.user}
+	if sn.BuildInfo != nil {
+		out.Dockerfile = sn.BuildInfo.DockerfileContent
+	}
+	return out, true
+}
+
 // Stats counts what the emulator answered.
 type Stats struct {
-	Requests  map[string]int `json:"requests"` // by "METHOD path" with ids replaced by {id}
+	Requests  map[string]int `json:"requests"`  // by "METHOD path" with ids replaced by {id}
 	Snapshots map[string]int `json:"snapshots"` // live snapshots by state
 	Sandboxes int            `json:"sandboxes"` // sandboxes not destroyed
 }

@@ -86,11 +86,11 @@ func (c *client) refused(status int, message, method, path string, body any) {
 // the create's answer first.
 func (c *client) states(created map[string]any) ([]string, map[string]any) {
 	c.t.Helper()
-	seen := []string{created["state"].(string)}
+	seen := []string{str(created, "state")}
 	sn := created
-	for i := 0; i < 20 && !terminal(sn["state"].(string)); i++ {
-		sn = c.must(http.StatusOK, http.MethodGet, "/snapshots/"+created["name"].(string), nil)
-		if st := sn["state"].(string); st != seen[len(seen)-1] {
+	for i := 0; i < 20 && !terminal(str(sn, "state")); i++ {
+		sn = c.must(http.StatusOK, http.MethodGet, "/snapshots/"+str(created, "name"), nil)
+		if st := str(sn, "state"); st != seen[len(seen)-1] {
 			seen = append(seen, st)
 		}
 	}
@@ -99,4 +99,10 @@ func (c *client) states(created map[string]any) ([]string, map[string]any) {
 
 func terminal(state string) bool {
 	return state == StateActive || state == StateError || state == StateBuildFailed
+}
+
+// str is m[key] as a string ("" when it is not one).
+func str(m map[string]any, key string) string {
+	s, _ := m[key].(string)
+	return s
 }

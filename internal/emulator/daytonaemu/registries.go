@@ -65,9 +65,14 @@ func isURL(s string) bool {
 	return err == nil && u.Host != "" && (strings.Contains(u.Hostname(), ".") || u.Hostname() == "localhost")
 }
 
-// normalizeRegistryURL keeps the URL as given but without a trailing slash (the service's
-// normalizeRegistryUrl).
-func normalizeRegistryURL(u string) string { return strings.TrimRight(strings.TrimSpace(u), "/") }
+// normalizeRegistryURL is docker-registry.service.ts normalizeRegistryUrl: any Docker Hub URL (or
+// none) is stored as docker.io, others without trailing slashes.
+func normalizeRegistryURL(u string) string {
+	if strings.TrimSpace(u) == "" || strings.Contains(strings.ToLower(u), "docker.io") {
+		return "docker.io"
+	}
+	return strings.TrimRight(strings.TrimSpace(u), "/")
+}
 
 func (s *Server) createRegistry(w http.ResponseWriter, r *http.Request) error {
 	var q registryRequest
@@ -186,15 +191,17 @@ func (s *Server) registryFor(image string) *Credential {
 	return nil
 }
 
-// dockerfileRegistries are the credentials a build pulls its base images with
+// credentialForBase is the credential a build pulls its base image with
 // (getSourceRegistriesForDockerfile): every organization entry when the Dockerfile names an image
 // with a registry host, else only a Docker Hub entry. Callers hold mu.
 func (s *Server) credentialForBase(image string, dockerfileHasRegistry bool) *Credential {
 	r := sandboxos.ParseReference(image)
 	for _, g := range s.registries {
-		stripped := strings.TrimPrefix(strings.TrimPrefix(g.URL, "https://"), "http://")
+		host, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(g.URL, "https://"), "http://"), "/")
 		isHub := strings.Contains(g.URL, "docker.io")
-		if (isHub && r.Registry == "docker.io") || (dockerfileHasRegistry && !isHub && strings.HasPrefix(stripped, r.Registry)) {
+		// BuildKit looks the credential up by the image's registry host (image_build.go keys
+		// AuthConfigs by https://<entry url>)
+		if (isHub && r.Registry == "docker.io") || (dockerfileHasRegistry && !isHub && host == r.Registry) {
 			return &Credential{Username: g.Username, Password: g.Password}
 		}
 	}

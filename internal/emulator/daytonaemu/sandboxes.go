@@ -1,10 +1,12 @@
 package daytonaemu
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -139,6 +141,40 @@ func orEmpty(m map[string]string) map[string]string {
 	return m
 }
 
+// listSandboxes is GET /sandbox (ListSandboxesResponse of the spec): the sandboxes not destroyed,
+// filtered by ?labels= (JSON, every pair must match), ?name= and ?snapshots=, up to ?limit= (100),
+// newest first, in one page (nextCursor null).
+func (s *Server) listSandboxes(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	limit, problems := queryInt(q.Get("limit"), "limit", 100, 1, 200)
+	var labels map[string]string
+	if raw := q.Get("labels"); raw != "" && json.Unmarshal([]byte(raw), &labels) != nil {
+		problems = append(problems, "Invalid labels JSON format") // sandbox.service.ts
+	}
+	if len(problems) > 0 {
+		return badRequest(strings.Join(problems, ", "))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	items := []map[string]any{}
+	for i := len(s.sandboxes) - 1; i >= 0 && len(items) < limit; i-- {
+		sb := s.sandboxes[i]
+		if sb.State == "destroyed" || (q.Get("name") != "" && !strings.Contains(sb.Name, q.Get("name"))) ||
+			(len(q["snapshots"]) > 0 && !slices.Contains(q["snapshots"], sb.Snapshot)) {
+			continue
+		}
+		matches := true
+		for k, v := range labels {
+			matches = matches && sb.Labels[k] == v
+		}
+		if matches {
+			items = append(items, sb.dto(r))
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"items": items, "nextCursor": nil})
+	return nil
+}
+
 // sandbox finds a sandbox by id or name. Callers hold mu.
 func (s *Server) sandbox(idOrName string) (*Sandbox, error) {
 	for _, sb := range s.sandboxes {
@@ -200,8 +236,9 @@ type executeRequest struct {
 
 // executeCommand is the toolbox's POST /process/execute (daemon pkg/toolbox/process/execute.go):
 // the command runs in the sandbox's shell (bash where the image has it, else sh: common
-// GetShell), in cwd (the container's working directory when none), with the container's
-// environment and envs; stdout and stderr come back combined as result, with the exit code.
+// GetShell), as the daemon's user (the image's USER: the runner sets none), in cwd (the image's
+// WORKDIR when none, else that user's home), with the container's environment and envs; stdout
+// and stderr come back combined as result, with the exit code.
 func (s *Server) executeCommand(w http.ResponseWriter, r *http.Request) error {
 	var req executeRequest
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Command == nil {
@@ -223,14 +260,20 @@ func (s *Server) executeCommand(w http.ResponseWriter, r *http.Request) error {
 	if env == nil {
 		env = map[string]string{}
 	}
+	// the container's environment (runner pkg/docker container_configs.go): the image's ENV, the
+	// sandbox's identity, then the sandbox's env; the request's envs on top (ApplyEnvs)
+	env["DAYTONA_SANDBOX_ID"], env["DAYTONA_SANDBOX_SNAPSHOT"], env["DAYTONA_SANDBOX_USER"] = sb.ID, sb.Snapshot, sb.User
 	maps.Copy(env, sb.Env)
 	maps.Copy(env, req.Envs)
 	dir := sb.config.workdir
+	if dir == "" { // no WORKDIR: DAYTONA_USER_HOME_AS_WORKDIR, the daemon works in its user's home
+		dir = "/"
+		if u, ok := sb.machine.LookupUser(cmp.Or(sb.config.user, "root")); ok {
+			dir = u.Home
+		}
+	}
 	if req.Cwd != nil {
 		dir = *req.Cwd
-	}
-	if dir == "" {
-		dir = "/"
 	}
 	shell := "sh"
 	if sb.machine.FS().Exists("/bin/bash") {

@@ -42,8 +42,8 @@ type Server struct {
 	sandboxes  []*Sandbox
 	faults     []*Fault
 	requests   []Request
-	private    map[string]Credential         // Options.PrivateImages and those declared since
-	objects    map[string][]byte             // object storage, by bucket/key (storage.go)
+	private    map[string]Credential // Options.PrivateImages and those declared since
+	objects    map[string][]byte     // object storage, by bucket/key (storage.go)
 	catalogue  *sandboxos.Catalogue
 }
 
@@ -126,6 +126,7 @@ func (s *Server) routes() {
 	api("DELETE /docker-registry/{id}", s.deleteRegistry)
 	// sandbox/controllers/sandbox.controller.ts
 	api("POST /sandbox", s.createSandbox)
+	api("GET /sandbox", s.listSandboxes)
 	api("GET /sandbox/{id}", s.getSandbox)
 	api("DELETE /sandbox/{id}", s.deleteSandbox)
 	api("GET /sandbox/{id}/toolbox-proxy-url", s.toolboxProxyURL)

@@ -62,15 +62,15 @@ func TestCopyFromUploadedContext(t *testing.T) {
 		t.Fatalf("build: %v %v", sn["state"], sn["errorReason"])
 	}
 	sb := c.must(http.StatusOK, http.MethodPost, "/sandbox", map[string]any{"snapshot": "files"})
-	out := c.must(http.StatusOK, http.MethodPost, "/toolbox/"+sb["id"].(string)+"/process/execute",
+	out := c.must(http.StatusOK, http.MethodPost, "/toolbox/"+str(sb, "id")+"/process/execute",
 		map[string]any{"command": "cat /app/app.py /etc/cfg/a/b.ini && ls -l /app/app.py"})
-	if result := out["result"].(string); !strings.HasPrefix(result, "print(1)\n[b]\n-rw-r--r-- 1 nobody ") {
+	if result := str(out, "result"); !strings.HasPrefix(result, "print(1)\n[b]\n-rw-r--r-- 1 nobody ") {
 		t.Errorf("copied files: %q", result)
 	}
 
 	_, missing := c.states(c.must(http.StatusOK, http.MethodPost, "/snapshots", map[string]any{"name": "nofile",
 		"buildInfo": map[string]any{"dockerfileContent": "FROM python:3.12-slim\nCOPY /nope.txt /x\n", "contextHashes": []string{"h1"}}}))
-	if reason, _ := missing["errorReason"].(string); missing["state"] != StateError || !strings.Contains(reason, `"/nope.txt": not found`) {
+	if reason := str(missing, "errorReason"); missing["state"] != StateError || !strings.Contains(reason, `"/nope.txt": not found`) {
 		t.Errorf("missing source: %v %q", missing["state"], reason)
 	}
 }
