@@ -275,10 +275,13 @@ func (r *templateResource) ImportState(ctx context.Context, req resource.ImportS
 		return
 	}
 	backend := string(descriptor.Name)
+	ref := &builders.TemplateRef{Provider: descriptor.Name, Value: templateID}
+	if descriptor.RefNamesBuild { // the reference is the build served: ask which (none: the read that follows removes it)
+		ref = r.importedRef(ctx, backend, templateID, ref, &resp.Diagnostics)
+	}
 	imported := templateModel{Backend: types.StringValue(backend), TemplateID: types.StringValue(templateID)}
-	imported.setResult(builders.TemplateBuildResult{Status: builders.StatusSkipped,
-		TemplateRef: &builders.TemplateRef{Provider: descriptor.Name, Value: templateID},
-		Detail:      "imported: the template was already usable"}, r.now())
+	imported.setResult(builders.TemplateBuildResult{Status: builders.StatusSkipped, TemplateRef: ref,
+		Detail: "imported: the template was already usable"}, r.now())
 	resp.Diagnostics.Append(setImportedAttributes(ctx, &resp.State, backend, templateID)...)
 	resp.Diagnostics.Append(imported.setResultAttributes(ctx, &resp.State)...)
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, []byte(`true`))...)

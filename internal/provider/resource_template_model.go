@@ -138,6 +138,9 @@ func (m *templateModel) unknownResult() {
 	for _, f := range templateCodec().withRole(roleResult) {
 		m.set(f, f.unknown)
 	}
+	if refNamesBuild(m.Backend) {
+		m.TemplateRef = types.ObjectUnknown(templateRefAttrTypes) // the build names it
+	}
 	m.filesHashFromBuild()
 }
 
@@ -201,14 +204,19 @@ func (m templateModel) tagSpec(ctx context.Context, spec *builders.TemplateSpec)
 	return diags
 }
 
-// buildRefValue is the reference to exactly buildID of the template, null where the backend has no
-// tags or no build is recorded.
+// buildRefValue is the reference to exactly buildID of the template (the build itself where the
+// reference names the build), null where the backend has neither tags nor such references or no
+// build is recorded.
 func buildRefValue(backend, templateID types.String, buildID string) types.Object {
 	descriptor, err := backends.Named(backend.ValueString())
-	if err != nil || descriptor.Tags == nil || buildID == "" {
-		return types.ObjectNull(templateRefAttrTypes)
+	switch {
+	case err != nil || buildID == "":
+	case descriptor.RefNamesBuild:
+		return templateRefValue(&builders.TemplateRef{Provider: descriptor.Name, Value: buildID})
+	case descriptor.Tags != nil:
+		return templateRefValue(&builders.TemplateRef{Provider: descriptor.Name, Value: descriptor.Tags.Ref(templateID.ValueString(), buildID)})
 	}
-	return templateRefValue(&builders.TemplateRef{Provider: descriptor.Name, Value: descriptor.Tags.Ref(templateID.ValueString(), buildID)})
+	return types.ObjectNull(templateRefAttrTypes)
 }
 
 // sandboxEntrypointValue is sandbox_entrypoint: what a consumer passes as entrypoint when it starts

@@ -63,7 +63,8 @@ func (r *templateResource) planBuild(ctx context.Context, req resource.ModifyPla
 		checkBuildTimeout(ctx, builder, creating, plan.Timeouts, resp)
 	}
 	if creating {
-		if descriptor, err := backends.Named(plan.Backend.ValueString()); err == nil && descriptor.Builds() && !plan.TemplateID.IsUnknown() {
+		if descriptor, err := backends.Named(plan.Backend.ValueString()); err == nil && descriptor.Builds() && !descriptor.RefNamesBuild &&
+			!plan.TemplateID.IsUnknown() {
 			plan.TemplateRef = templateRefValue(&builders.TemplateRef{Provider: descriptor.Name, Value: plan.TemplateID.ValueString()})
 		}
 		return

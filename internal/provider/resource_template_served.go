@@ -37,6 +37,9 @@ func (r *templateResource) checkServed(ctx context.Context, b builders.Builder, 
 		}
 	case recorded == "", madeFromRecordedInputs(ctx, b, state, served):
 		state.BuildID, state.BuildRef = types.StringValue(served), buildRefValue(state.Backend, state.TemplateID, served)
+		if refNamesBuild(state.Backend) {
+			state.TemplateRef = state.BuildRef // consumers follow it to the build served now
+		}
 	case lc == lifecycleSuperseded:
 		return true, nil // already recorded
 	default:
