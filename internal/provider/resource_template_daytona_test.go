@@ -396,3 +396,52 @@ func TestAccTemplateDaytonaTagsRefused(t *testing.T) {
 		t.Errorf("%d requests for a plan refused", n)
 	}
 }
+
+// TestAccTemplateDaytonaSizing: cpu_count, memory_mb and disk_gb size the snapshot in Daytona's
+// units (memory in whole GB), disk_gb joins the snapshot's name (a new snapshot is built), a
+// disk_gb below 1 fails the plan on the attribute, and a GPU the organization has no quota for
+// fails the build with the server's reason.
+func TestAccTemplateDaytonaSizing(t *testing.T) {
+	emu := newDaytona(t, daytonaemu.Options{})
+	sized := func(extra string) string {
+		return daytonaConfig(emu, fmt.Sprintf(`
+  image     = %q
+  cpu_count = 2
+  memory_mb = 4096
+%s`, testDaytonaImage, extra))
+	}
+	var unsized string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: sized(""),
+				Check: servesTemplateRef(emu, func(s daytonaemu.Served) error {
+					unsized = s.Name
+					return nil
+				}),
+			},
+			{
+				Config: sized("  disk_gb = 5"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(resourceName, plancheck.ResourceActionUpdate),
+				}},
+				Check: servesTemplateRef(emu, func(s daytonaemu.Served) error {
+					if s.Name == unsized || s.CPU != 2 || s.Mem != 4 || s.Disk != 5 {
+						return fmt.Errorf("snapshot %s (before %s) sized cpu %v, mem %vGB, disk %vGB: want a new one of 2, 4 and 5", s.Name, unsized, s.CPU, s.Mem, s.Disk)
+					}
+					return nil
+				}),
+			},
+			{
+				Config:      sized("  disk_gb = 0"),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Value.*disk_gb.*at least 1`),
+			},
+			{
+				Config:      sized("  disk_gb = 5\n  gpu_count = 1"),
+				ExpectError: regexp.MustCompile(`(?s)Template build failed at stage TEMPLATE_CREATE.*GPU quota exceeded`),
+			},
+		},
+	})
+}

@@ -44,6 +44,8 @@ type templateModel struct {
 	CPUCount        types.Int64  `tfsdk:"cpu_count" role:"input"`
 	MemoryMB        types.Int64  `tfsdk:"memory_mb" role:"input"`
 	MinFreeDiskMB   types.Int64  `tfsdk:"min_free_disk_mb" role:"input"`
+	DiskGB          types.Int64  `tfsdk:"disk_gb" role:"input"`
+	GPUCount        types.Int64  `tfsdk:"gpu_count" role:"input"`
 	BaseTemplate    types.String `tfsdk:"base_template" role:"input"`
 	Dockerfile      types.String `tfsdk:"dockerfile" role:"input"`
 	RebuildTriggers types.Map    `tfsdk:"rebuild_triggers" role:"input"`
@@ -88,6 +90,7 @@ func (m templateModel) spec(ctx context.Context, config templateModel) (builders
 		ReadyCmd:     m.ReadyCmd.ValueString(),
 		CPUCount:     int(m.CPUCount.ValueInt64()),
 		MemoryMB:     int(m.MemoryMB.ValueInt64()),
+		GPUCount:     int(m.GPUCount.ValueInt64()),
 		BaseTemplate: m.BaseTemplate.ValueString(),
 		Dockerfile:   m.Dockerfile.ValueString(),
 		ForceRebuild: m.ForceRebuild.ValueBool(),
@@ -98,6 +101,10 @@ func (m templateModel) spec(ctx context.Context, config templateModel) (builders
 	if !m.MinFreeDiskMB.IsNull() && !m.MinFreeDiskMB.IsUnknown() {
 		minFree := int(m.MinFreeDiskMB.ValueInt64())
 		spec.MinFreeDiskMB = &minFree
+	}
+	if !m.DiskGB.IsNull() && !m.DiskGB.IsUnknown() {
+		disk := int(m.DiskGB.ValueInt64())
+		spec.DiskGB = &disk
 	}
 	if !m.RebuildTriggers.IsNull() && !m.RebuildTriggers.IsUnknown() {
 		diags.Append(m.RebuildTriggers.ElementsAs(ctx, &spec.RebuildTriggers, false)...)

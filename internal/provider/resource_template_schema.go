@@ -65,6 +65,12 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 			"memory_mb": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: fmt.Sprintf("Memory per sandbox in MiB%s. Defaults to %d.", usedBy("memory_mb"), builders.DefaultSandboxMemoryMB),
 				Validators:          []validator.Int64{int64validator.AtLeast(1)}},
+			"disk_gb": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: "Disk per sandbox in GB" + usedBy("disk_gb") + ". Unset: the backend's default.",
+				Validators:          []validator.Int64{int64validator.AtLeast(1)}},
+			"gpu_count": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: "GPUs per sandbox" + usedBy("gpu_count") + ". Unset: none.",
+				Validators:          []validator.Int64{int64validator.AtLeast(0)}},
 			"base_template": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "An existing template to build on instead of `image`" + usedBy("base_template") + ", such as E2B's " +
 					"`code-interpreter-v1`: E2B's SDK calls it `fromTemplate` and documents it for customising E2B's own templates. " +

@@ -91,7 +91,10 @@ func (b *Builder) create(ctx context.Context, spec builders.TemplateSpec, name s
 		}
 	}
 	sized := spec.WithDefaults()
-	req := createSnapshot{Name: name, CPU: sized.CPUCount, Memory: sized.MemoryMB / mbPerGB, RegionID: b.cfg.Target}
+	req := createSnapshot{Name: name, CPU: sized.CPUCount, Memory: sized.MemoryMB / mbPerGB, GPU: spec.GPUCount, RegionID: b.cfg.Target}
+	if spec.DiskGB != nil {
+		req.Disk = *spec.DiskGB
+	}
 	if needsBuild(spec) {
 		contexts, err := buildContexts(spec)
 		if err != nil {

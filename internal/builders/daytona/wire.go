@@ -60,6 +60,8 @@ type createSnapshot struct {
 	BuildInfo  *buildInfo `json:"buildInfo,omitempty"`
 	CPU        int        `json:"cpu,omitempty"`
 	Memory     int        `json:"memory,omitempty"`
+	Disk       int        `json:"disk,omitempty"` // GB; unset: the server's default
+	GPU        int        `json:"gpu,omitempty"`
 	RegionID   string     `json:"regionId,omitempty"`
 }
 
