@@ -46,7 +46,8 @@ func (d *templateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			"template_ref": schema.SingleNestedAttribute{Computed: true, MarkdownDescription: "What consumers pass to their sandbox backend.",
 				Attributes: map[string]schema.Attribute{
 					"provider": schema.StringAttribute{Computed: true, MarkdownDescription: "Backend the value belongs to."},
-					"value":    schema.StringAttribute{Computed: true, MarkdownDescription: "Template name: " + templateNames(backends.All) + "."},
+					"value": schema.StringAttribute{Computed: true, MarkdownDescription: "Template name: " + templateNames(backends.All) +
+						"; on " + namingBuilds() + ", the name of the build sandboxes start from now."},
 				}},
 		},
 	}
