@@ -445,3 +445,23 @@ func TestAccTemplateDaytonaSizing(t *testing.T) {
 		},
 	})
 }
+
+// TestAccTemplateDaytonaDataSource: the data source's template_ref is the snapshot the template
+// serves, as the resource's is.
+func TestAccTemplateDaytonaDataSource(t *testing.T) {
+	emu := newDaytona(t, daytonaemu.Options{})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: daytonaConfig(emu, fmt.Sprintf(`  image = %q`, testDaytonaImage)) + `
+data "sandbox_template" "py" {
+  backend     = "daytona"
+  template_id = sandbox_template.py.template_id
+  depends_on  = [sandbox_template.py]
+}
+`,
+			Check: resource.ComposeTestCheckFunc(servesTemplateRef(emu, nil),
+				resource.TestCheckResourceAttrPair("data.sandbox_template.py", "template_ref.value", resourceName, "template_ref.value")),
+		}},
+	})
+}
