@@ -343,8 +343,57 @@ func TestAccTemplateDaytonaInactiveActivated(t *testing.T) {
 				ExpectNonEmptyPlan: true, // the activation it still plans
 				Check:              resource.TestCheckResourceAttr(resourceName, "status", "INACTIVE"),
 			},
+			{
+				// Someone activates it outside Terraform once the cooldown is over: the next refresh
+				// records it usable again and plans nothing.
+				PreConfig: func() {
+					emu.AdvanceClock(daytona.ActivationCooldown + time.Minute)
+					if status := activateOutside(t, emu, ref); status != http.StatusOK {
+						t.Fatalf("activating %s through the API: %d", ref, status)
+					}
+				},
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectEmptyPlan(),
+				}},
+				Check: resource.ComposeTestCheckFunc(resource.TestCheckResourceAttr(resourceName, "status", "SKIPPED"),
+					servesTemplateRef(emu, nil)),
+			},
 		},
 	})
+}
+
+// activateOutside activates snapshot name through the API, as a user would, and returns the status.
+func activateOutside(t *testing.T, emu *daytonaemu.Server, name string) int {
+	t.Helper()
+	live, err := liveSnapshots(emu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range live {
+		if s.Name != name {
+			continue
+		}
+		req, _ := http.NewRequest(http.MethodPost, emu.APIURL()+"/snapshots/"+s.ID+"/activate", nil)
+		req.Header.Set("Authorization", "Bearer "+testDaytonaAPIKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		for range 10 { // the emulated snapshot manager moves it on as the API reads it: wait until it is active
+			if _, active := emu.ServedSnapshot(name); active {
+				break
+			}
+			get, _ := http.NewRequest(http.MethodGet, emu.APIURL()+"/snapshots/"+s.ID, nil)
+			get.Header.Set("Authorization", "Bearer "+testDaytonaAPIKey)
+			if got, err := http.DefaultClient.Do(get); err == nil {
+				_ = got.Body.Close()
+			}
+		}
+		return resp.StatusCode
+	}
+	return http.StatusNotFound
 }
 
 // TestAccTemplateDaytonaFailedBuild: a rebuild whose step fails is reported and recorded with

@@ -31,6 +31,9 @@ func (r *templateResource) checkServed(ctx context.Context, b builders.Builder, 
 	switch {
 	case err != nil || served == "":
 		return false, err
+	case served == recorded && lc == lifecycleDormant: // woken outside Terraform: nothing left to activate
+		state.Status = types.StringValue(string(builders.StatusSkipped))
+		state.Detail = types.StringValue("build " + served + " was inactive and is active again: activated outside Terraform")
 	case served == recorded:
 		if len(moved) == 0 {
 			return true, nil // nothing to record
