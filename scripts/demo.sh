@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The demo (`make demo`): starts cmd/sandbox-emulator on 127.0.0.1 (E2B, OpenSandbox, AWS ECR and
+# The demo (`make demo`): starts cmd/sandbox-emulator on 127.0.0.1 (E2B, OpenSandbox, Daytona, AWS ECR and
 # AgentCore control, Google's token endpoint), exports the settings it prints, applies
 # examples/demo (one template on each backend) with the locally built provider (a dev override,
 # no registry), prints the outputs, checks that a second plan is empty, and destroys.
@@ -65,7 +65,7 @@ set -a
 set +a
 : >"$work/aws-config" && : >"$work/aws-credentials"
 export AWS_CONFIG_FILE="$work/aws-config" AWS_SHARED_CREDENTIALS_FILE="$work/aws-credentials" AWS_EC2_METADATA_DISABLED=true
-echo "emulators: E2B $E2B_API_URL, OpenSandbox http://$OPEN_SANDBOX_DOMAIN, AWS $AWS_ENDPOINT_URL_ECR ($AWS_REGION)"
+echo "emulators: E2B $E2B_API_URL, OpenSandbox http://$OPEN_SANDBOX_DOMAIN, Daytona $DAYTONA_API_URL, AWS $AWS_ENDPOINT_URL_ECR ($AWS_REGION)"
 
 cat >"$work/dev.tfrc" <<TFRC
 provider_installation {

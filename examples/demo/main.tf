@@ -33,6 +33,16 @@ resource "sandbox_template" "opensandbox" {
   packages    = ["pandas==2.2.3", "numpy"]
 }
 
+# Daytona: a snapshot named demo-data-science:inputs-<fingerprint>, built from the image pinned by
+# digest (Daytona refuses :latest) with the packages; template_ref names it, and each rebuild makes
+# a new one before removing this one.
+resource "sandbox_template" "daytona" {
+  backend     = "daytona"
+  template_id = "demo-data-science"
+  image       = "python:3.12-slim@sha256:78387bc3881b8273120a12ebe6c1ab22b018ccc2c9adf565ae1ac9b536e184ea"
+  packages    = ["pandas==2.2.3", "numpy"]
+}
+
 # Bedrock AgentCore has nothing to build: the template names AWS's built-in code interpreter.
 resource "sandbox_template" "bedrock" {
   backend     = "bedrock"
@@ -52,6 +62,13 @@ output "opensandbox" {
     status       = sandbox_template.opensandbox.status
     # A sandbox restored from the snapshot runs no process: whoever starts one passes this entrypoint.
     sandbox_entrypoint = sandbox_template.opensandbox.sandbox_entrypoint
+  }
+}
+
+output "daytona" {
+  value = {
+    template_ref = sandbox_template.daytona.template_ref
+    status       = sandbox_template.daytona.status
   }
 }
 

@@ -57,6 +57,10 @@ type Backend struct {
 	// Checks tells whether its builder can start a sandbox from one build and run commands in it
 	// (sandbox_template_check): whether it is a SandboxStarter.
 	Checks bool
+	// RefNamesBuild tells that consumers start a build by its own name, which changes with each
+	// build (a Daytona snapshot's name carries its inputs' fingerprint), not by the template id:
+	// template_ref.value is then the build (TemplateBuildResult.BuildID), never the template id.
+	RefNamesBuild bool
 }
 
 // Builds tells whether the backend builds templates (Bedrock only refers to existing ones).

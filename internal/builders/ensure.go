@@ -39,7 +39,7 @@ func ensure(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) Tem
 		if err != nil {
 			return failed(err, StageTemplateLookup)
 		}
-		skipped.BuildID = served
+		skipped = withBuild(skipped, b, served)
 		switch usableBefore = usable; {
 		case usable && !b.Backend().Builds():
 			skipped.Detail = "template is already usable; nothing was built"
@@ -66,7 +66,7 @@ func ensure(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) Tem
 	if !spec.ForceRebuild && ctx.Err() == nil && !errors.Is(err, ErrBadAnswer) {
 		verdict, usable, served, lookupErr := adoptable(ctx, b, spec)
 		if lookupErr == nil && usable && (verdict == InputsMatch || (verdict == InputsUnknown && !usableBefore)) {
-			skipped.BuildID = served
+			skipped = withBuild(skipped, b, served)
 			skipped.Detail = "build failed but the template now serves a build of these inputs: a concurrent builder won, or " +
 				"ours finished after all (" + firstLine(err.Error()) + ")"
 			return skipped
@@ -121,6 +121,18 @@ func recoverAsError(err *error) {
 	}
 }
 
+// withBuild records served as the build result's: also its template_ref where consumers start the
+// build by name (Backend.RefNamesBuild).
+func withBuild(result TemplateBuildResult, b Builder, served string) TemplateBuildResult {
+	result.BuildID = served
+	if served != "" && b.Backend().RefNamesBuild {
+		ref := *result.TemplateRef
+		ref.Value = served
+		result.TemplateRef = &ref
+	}
+	return result
+}
+
 func firstLine(s string) string {
 	first, _, _ := strings.Cut(s, "\n")
 	return first
@@ -142,8 +154,8 @@ func rebuild(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) Te
 	}
 	if _, ok := b.(InputsChecker); ok && !spec.ForceRebuild {
 		if verdict, usable, served, err := adoptable(ctx, b, spec); err == nil && usable && verdict == InputsMatch {
-			return TemplateBuildResult{Status: StatusSkipped, TemplateRef: &TemplateRef{Provider: b.Backend().Name, Value: spec.TemplateID}, BuildID: served,
-				Detail: "a build from these inputs is already usable (an earlier attempt finished after it stopped waiting): adopted, nothing was built"}
+			return withBuild(TemplateBuildResult{Status: StatusSkipped, TemplateRef: &TemplateRef{Provider: b.Backend().Name, Value: spec.TemplateID},
+				Detail: "a build from these inputs is already usable (an earlier attempt finished after it stopped waiting): adopted, nothing was built"}, b, served)
 		}
 	}
 	result, err := build(ctx, b, spec, obs)

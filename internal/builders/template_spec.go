@@ -42,6 +42,10 @@ type TemplateSpec struct {
 	MemoryMB   int         `field:"memory_mb" role:"input"` // 0 means DefaultSandboxMemoryMB
 	// MinFreeDiskMB is the free disk space E2B leaves after the steps (nil: the team's default).
 	MinFreeDiskMB *int `field:"min_free_disk_mb" role:"input"`
+	// DiskGB is each sandbox's disk in whole GB where the backend sizes it per template (nil: the
+	// backend's default); GPUCount its GPUs (0: none).
+	DiskGB   *int `field:"disk_gb" role:"input"`
+	GPUCount int  `field:"gpu_count" role:"input"`
 
 	// BaseTemplate builds on an existing E2B template (the SDK's fromTemplate), such as
 	// code-interpreter-v1.
@@ -124,9 +128,12 @@ func (s TemplateSpec) Validate(b *Backend) FieldErrors {
 		field string
 		value int
 	}
-	sizes := []size{{"cpu_count", s.CPUCount}, {"memory_mb", s.MemoryMB}}
+	sizes := []size{{"cpu_count", s.CPUCount}, {"memory_mb", s.MemoryMB}, {"gpu_count", s.GPUCount}}
 	if s.MinFreeDiskMB != nil { // E2B carries disk sizes as 32-bit MiB too (DiskSizeMB, format int32)
 		sizes = append(sizes, size{"min_free_disk_mb", *s.MinFreeDiskMB})
+	}
+	if s.DiskGB != nil {
+		sizes = append(sizes, size{"disk_gb", *s.DiskGB})
 	}
 	for _, size := range sizes {
 		if b.Uses(size.field) && size.value > math.MaxInt32 {
@@ -143,6 +150,12 @@ func (s TemplateSpec) Validate(b *Backend) FieldErrors {
 	}
 	if s.MinFreeDiskMB != nil && *s.MinFreeDiskMB < 0 {
 		errs = append(errs, FieldError{Field: "min_free_disk_mb", Message: fmt.Sprintf("must be 0 or more, got %d", *s.MinFreeDiskMB)})
+	}
+	if s.DiskGB != nil && *s.DiskGB < 1 {
+		errs = append(errs, FieldError{Field: "disk_gb", Message: fmt.Sprintf("must be 1 or more, got %d", *s.DiskGB)})
+	}
+	if s.GPUCount < 0 {
+		errs = append(errs, FieldError{Field: "gpu_count", Message: fmt.Sprintf("must be 0 or more, got %d", s.GPUCount)})
 	}
 	if b.Check != nil {
 		errs = append(errs, b.Check(s)...)

@@ -127,3 +127,8 @@ func liveTags() string {
 	}
 	return joinProse(says, "and")
 }
+
+// namingBuilds names the backends whose template_ref names the build: "Daytona" (Backend.RefNamesBuild).
+func namingBuilds() string {
+	return titles(backends.Where(func(b *builders.Backend) bool { return b.RefNamesBuild }))
+}

@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 )
 
@@ -47,7 +46,8 @@ func (d *templateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			"template_ref": schema.SingleNestedAttribute{Computed: true, MarkdownDescription: "What consumers pass to their sandbox backend.",
 				Attributes: map[string]schema.Attribute{
 					"provider": schema.StringAttribute{Computed: true, MarkdownDescription: "Backend the value belongs to."},
-					"value":    schema.StringAttribute{Computed: true, MarkdownDescription: "Template name: " + templateNames(backends.All) + "."},
+					"value": schema.StringAttribute{Computed: true, MarkdownDescription: "Template name: " + templateNames(backends.All) +
+						"; on " + namingBuilds() + ", the name of the build sandboxes start from now."},
 				}},
 		},
 	}
@@ -77,17 +77,17 @@ func (d *templateDataSource) Read(ctx context.Context, req datasource.ReadReques
 	}
 	ctx, cancel := d.backends.readContext(ctx)
 	defer cancel()
-	usable, err := builder.IsUsable(ctx, m.TemplateID.ValueString())
+	ref, err := servedRef(ctx, builder, m.TemplateID.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddError("Could not look up sandbox template", d.backends.readError(ctx, backend, m.TemplateID.ValueString(), err).Error())
 		return
 	}
-	if !usable {
+	if ref == nil {
 		resp.Diagnostics.AddAttributeError(path.Root("template_id"), "Sandbox template not found",
 			fmt.Sprintf("%s has no usable template %q.", backend, m.TemplateID.ValueString()))
 		return
 	}
 	m.ID = m.TemplateID
-	m.TemplateRef = templateRefValue(&builders.TemplateRef{Provider: builder.Backend().Name, Value: m.TemplateID.ValueString()})
+	m.TemplateRef = templateRefValue(ref)
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 }

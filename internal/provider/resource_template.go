@@ -178,6 +178,12 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 		return
 	}
 	if !usable && !lc.unconfirmed() {
+		if dormant, err := recordDormant(ctx, builder, state, resp); err != nil || dormant {
+			if err != nil {
+				resp.Diagnostics.AddError("Could not read sandbox template", r.backends.readError(ctx, state.Backend.ValueString(), state.TemplateID.ValueString(), err).Error())
+			}
+			return // asleep, not gone: the next apply activates it
+		}
 		tflog.Warn(ctx, "sandbox template is gone or not usable; removing it from state", map[string]any{"template_id": state.TemplateID.ValueString()})
 		resp.State.RemoveResource(ctx)
 	}
@@ -194,7 +200,11 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !plan.Status.IsUnknown() {
+	switch plannedFor(plan, state) {
+	case planActivate:
+		r.activate(ctx, plan, state, resp)
+		return
+	case planKeep:
 		// The plan keeps the build (ModifyPlan decided): only settings such as keep_remotely or
 		// timeouts changed, or an import is being adopted. No API call, the outcome stays as it was.
 		plan.copyResult(state)
@@ -204,6 +214,7 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 		resp.Diagnostics.Append(writeModel(ctx, plan, &resp.State.Raw)...)
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
 		return
+	case planBuild: // below
 	}
 	timeout, diags := plan.Timeouts.Update(ctx, mustDuration(defaultUpdateTimeout))
 	resp.Diagnostics.Append(diags...)
@@ -275,10 +286,13 @@ func (r *templateResource) ImportState(ctx context.Context, req resource.ImportS
 		return
 	}
 	backend := string(descriptor.Name)
+	ref := &builders.TemplateRef{Provider: descriptor.Name, Value: templateID}
+	if descriptor.RefNamesBuild { // the reference is the build served: ask which (none: the read that follows removes it)
+		ref = r.importedRef(ctx, backend, templateID, ref, &resp.Diagnostics)
+	}
 	imported := templateModel{Backend: types.StringValue(backend), TemplateID: types.StringValue(templateID)}
-	imported.setResult(builders.TemplateBuildResult{Status: builders.StatusSkipped,
-		TemplateRef: &builders.TemplateRef{Provider: descriptor.Name, Value: templateID},
-		Detail:      "imported: the template was already usable"}, r.now())
+	imported.setResult(builders.TemplateBuildResult{Status: builders.StatusSkipped, TemplateRef: ref,
+		Detail: "imported: the template was already usable"}, r.now())
 	resp.Diagnostics.Append(setImportedAttributes(ctx, &resp.State, backend, templateID)...)
 	resp.Diagnostics.Append(imported.setResultAttributes(ctx, &resp.State)...)
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, []byte(`true`))...)

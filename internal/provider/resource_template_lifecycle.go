@@ -21,6 +21,7 @@ const (
 	lifecycleFailed                        // an update's build failed: the build recorded before still serves
 	lifecycleUnsupported                   // the backend builds nothing (Bedrock): recorded UNSUPPORTED
 	lifecycleSuperseded                    // a refresh found the template serving a build this resource did not make
+	lifecycleDormant                       // a refresh found its build asleep (builders.Activator): the next apply activates it
 )
 
 // statusBuilding is the status saved while a create waits for its build. It is a state of this
@@ -34,6 +35,10 @@ const privateImported = "imported"
 // make (another configuration or a manual build replaced it): state no longer claims SUCCESS or
 // SKIPPED for inputs sandboxes do not start from, and the next plan rebuilds.
 const statusSuperseded = "SUPERSEDED"
+
+// statusInactive is what a refresh records when the template's build sleeps (a Daytona snapshot
+// unused for 14 days): no sandbox starts from it, yet the next apply only activates it.
+const statusInactive = "INACTIVE"
 
 type privateReader interface {
 	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
@@ -55,6 +60,8 @@ func lifecycleOf(ctx context.Context, state templateModel, private privateReader
 		return lifecycleUnsupported, diags
 	case status == statusSuperseded:
 		return lifecycleSuperseded, diags
+	case status == statusInactive:
+		return lifecycleDormant, diags
 	}
 	return lifecycleBuilt, diags
 }

@@ -44,6 +44,8 @@ type templateModel struct {
 	CPUCount        types.Int64  `tfsdk:"cpu_count" role:"input"`
 	MemoryMB        types.Int64  `tfsdk:"memory_mb" role:"input"`
 	MinFreeDiskMB   types.Int64  `tfsdk:"min_free_disk_mb" role:"input"`
+	DiskGB          types.Int64  `tfsdk:"disk_gb" role:"input"`
+	GPUCount        types.Int64  `tfsdk:"gpu_count" role:"input"`
 	BaseTemplate    types.String `tfsdk:"base_template" role:"input"`
 	Dockerfile      types.String `tfsdk:"dockerfile" role:"input"`
 	RebuildTriggers types.Map    `tfsdk:"rebuild_triggers" role:"input"`
@@ -88,6 +90,7 @@ func (m templateModel) spec(ctx context.Context, config templateModel) (builders
 		ReadyCmd:     m.ReadyCmd.ValueString(),
 		CPUCount:     int(m.CPUCount.ValueInt64()),
 		MemoryMB:     int(m.MemoryMB.ValueInt64()),
+		GPUCount:     int(m.GPUCount.ValueInt64()),
 		BaseTemplate: m.BaseTemplate.ValueString(),
 		Dockerfile:   m.Dockerfile.ValueString(),
 		ForceRebuild: m.ForceRebuild.ValueBool(),
@@ -98,6 +101,10 @@ func (m templateModel) spec(ctx context.Context, config templateModel) (builders
 	if !m.MinFreeDiskMB.IsNull() && !m.MinFreeDiskMB.IsUnknown() {
 		minFree := int(m.MinFreeDiskMB.ValueInt64())
 		spec.MinFreeDiskMB = &minFree
+	}
+	if !m.DiskGB.IsNull() && !m.DiskGB.IsUnknown() {
+		disk := int(m.DiskGB.ValueInt64())
+		spec.DiskGB = &disk
 	}
 	if !m.RebuildTriggers.IsNull() && !m.RebuildTriggers.IsUnknown() {
 		diags.Append(m.RebuildTriggers.ElementsAs(ctx, &spec.RebuildTriggers, false)...)
@@ -137,6 +144,9 @@ func (m *templateModel) setResult(result builders.TemplateBuildResult, at time.T
 func (m *templateModel) unknownResult() {
 	for _, f := range templateCodec().withRole(roleResult) {
 		m.set(f, f.unknown)
+	}
+	if refNamesBuild(m.Backend) {
+		m.TemplateRef = types.ObjectUnknown(templateRefAttrTypes) // the build names it
 	}
 	m.filesHashFromBuild()
 }
@@ -201,14 +211,19 @@ func (m templateModel) tagSpec(ctx context.Context, spec *builders.TemplateSpec)
 	return diags
 }
 
-// buildRefValue is the reference to exactly buildID of the template, null where the backend has no
-// tags or no build is recorded.
+// buildRefValue is the reference to exactly buildID of the template (the build itself where the
+// reference names the build), null where the backend has neither tags nor such references or no
+// build is recorded.
 func buildRefValue(backend, templateID types.String, buildID string) types.Object {
 	descriptor, err := backends.Named(backend.ValueString())
-	if err != nil || descriptor.Tags == nil || buildID == "" {
-		return types.ObjectNull(templateRefAttrTypes)
+	switch {
+	case err != nil || buildID == "":
+	case descriptor.RefNamesBuild:
+		return templateRefValue(&builders.TemplateRef{Provider: descriptor.Name, Value: buildID})
+	case descriptor.Tags != nil:
+		return templateRefValue(&builders.TemplateRef{Provider: descriptor.Name, Value: descriptor.Tags.Ref(templateID.ValueString(), buildID)})
 	}
-	return templateRefValue(&builders.TemplateRef{Provider: descriptor.Name, Value: descriptor.Tags.Ref(templateID.ValueString(), buildID)})
+	return types.ObjectNull(templateRefAttrTypes)
 }
 
 // sandboxEntrypointValue is sandbox_entrypoint: what a consumer passes as entrypoint when it starts

@@ -62,6 +62,7 @@ func TestModelCodecMatchesTheFramework(t *testing.T) {
 		"build_id":           str("b-1"), "build_ref": object("build_ref", map[string]tftypes.Value{"provider": str("e2b"), "value": str("py:b-1")}),
 		"tags":      tftypes.NewValue(tftypes.Set{ElementType: tftypes.String}, []tftypes.Value{str("v1")}),
 		"candidate": tftypes.NewValue(tftypes.Bool, true), "min_free_disk_mb": tftypes.NewValue(tftypes.Number, 512),
+		"disk_gb": tftypes.NewValue(tftypes.Number, 5), "gpu_count": tftypes.NewValue(tftypes.Number, 1),
 		"ready_check": object("ready_check", map[string]tftypes.Value{"port": tftypes.NewValue(tftypes.Number, 8888)}),
 		"files_hash":  str("h"), "sandbox_user": str("user"), "sandbox_workdir": str("/home/user"),
 		"sandbox_env": tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{"A": str("1")}),

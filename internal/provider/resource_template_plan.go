@@ -26,6 +26,36 @@ func buildInputsChanged(plan, state templateModel) bool {
 	return digestMoved(plan.ImageDigest, state.ImageDigest)
 }
 
+// buildPlan is what an update does with the build, decided once in ModifyPlan (planBuild) and
+// read back by Update (plannedFor).
+type buildPlan int
+
+const (
+	planKeep     buildPlan = iota // no API call: the outcome stays the state's
+	planBuild                     // the outcome is unknown: Update rebuilds
+	planActivate                  // a dormant build is woken, not built (builders.Activator)
+)
+
+// plannedFor reads the decision back from the plan and the state it was made from: a build plans
+// its outcome unknown, an activation plans a dormant record's status known (planActivation).
+func plannedFor(plan, state templateModel) buildPlan {
+	switch {
+	case plan.Status.IsUnknown():
+		return planBuild
+	case state.Status.ValueString() == statusInactive:
+		return planActivate
+	}
+	return planKeep
+}
+
+// planActivation plans waking the dormant build state records: the same build, status SKIPPED
+// (nothing is built), the detail known after apply.
+func (m *templateModel) planActivation(state templateModel) {
+	m.copyResult(state)
+	m.Status = types.StringValue(string(builders.StatusSkipped))
+	m.Detail = types.StringUnknown()
+}
+
 // keepsBuild tells whether an update keeps the current build: no build input changed and nothing
 // asks for a build (a failed one, or the template serving another build), or the state comes from
 // an import whose inputs the update only adopts.
@@ -41,7 +71,8 @@ func unchanged(ctx context.Context, req resource.ModifyPlanRequest) bool {
 	}
 	var status types.String
 	req.State.GetAttribute(ctx, path.Root("status"), &status)
-	return status.ValueString() != string(builders.StatusFailed) && status.ValueString() != statusSuperseded
+	return status.ValueString() != string(builders.StatusFailed) && status.ValueString() != statusSuperseded &&
+		status.ValueString() != statusInactive
 }
 
 // planBuild checks the backend and decides, once, what the build outcome plans as: the template_ref
@@ -63,7 +94,8 @@ func (r *templateResource) planBuild(ctx context.Context, req resource.ModifyPla
 		checkBuildTimeout(ctx, builder, creating, plan.Timeouts, resp)
 	}
 	if creating {
-		if descriptor, err := backends.Named(plan.Backend.ValueString()); err == nil && descriptor.Builds() && !plan.TemplateID.IsUnknown() {
+		if descriptor, err := backends.Named(plan.Backend.ValueString()); err == nil && descriptor.Builds() && !descriptor.RefNamesBuild &&
+			!plan.TemplateID.IsUnknown() {
 			plan.TemplateRef = templateRefValue(&builders.TemplateRef{Provider: descriptor.Name, Value: plan.TemplateID.ValueString()})
 		}
 		return
@@ -76,6 +108,12 @@ func (r *templateResource) planBuild(ctx context.Context, req resource.ModifyPla
 	}
 	if keep && buildInputsChanged(*plan, state) && builder != nil { // adopting an import
 		keep = adoptsImport(ctx, builder, *plan, resp)
+	}
+	if keep && lc == lifecycleDormant { // no input changed: wake the build instead of building it again
+		plan.planActivation(state)
+		resp.Diagnostics.AddAttributeWarning(path.Root("build_id"), "Template inactive: this apply activates it",
+			fmt.Sprintf("Template %q: %s.", plan.TemplateID.ValueString(), state.Detail.ValueString()))
+		return
 	}
 	if lc == lifecycleSuperseded {
 		resp.Diagnostics.AddAttributeWarning(path.Root("build_id"), "Template serves another build",

@@ -65,6 +65,12 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 			"memory_mb": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: fmt.Sprintf("Memory per sandbox in MiB%s. Defaults to %d.", usedBy("memory_mb"), builders.DefaultSandboxMemoryMB),
 				Validators:          []validator.Int64{int64validator.AtLeast(1)}},
+			"disk_gb": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: "Disk per sandbox in GB" + usedBy("disk_gb") + ". Unset: the backend's default.",
+				Validators:          []validator.Int64{int64validator.AtLeast(1)}},
+			"gpu_count": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: "GPUs per sandbox" + usedBy("gpu_count") + ". Unset: none.",
+				Validators:          []validator.Int64{int64validator.AtLeast(0)}},
 			"base_template": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "An existing template to build on instead of `image`" + usedBy("base_template") + ", such as E2B's " +
 					"`code-interpreter-v1`: E2B's SDK calls it `fromTemplate` and documents it for customising E2B's own templates. " +
@@ -86,7 +92,9 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 				MarkdownDescription: "What consumers pass to their sandbox backend. Null when the backend has no templates (`UNSUPPORTED`).",
 				Attributes: map[string]schema.Attribute{
 					"provider": schema.StringAttribute{Computed: true, MarkdownDescription: "Backend the value belongs to."},
-					"value":    schema.StringAttribute{Computed: true, MarkdownDescription: "The template id: " + templateNames(backends.All) + "; never a raw snapshot id."},
+					"value": schema.StringAttribute{Computed: true, MarkdownDescription: "The template id: " + templateNames(backends.All) +
+						"; never a raw snapshot id. On " + namingBuilds() + ", the name of the build sandboxes start from (`build_id`), " +
+						"which each build changes: unknown in a plan that builds, so consumers that reference it follow each build."},
 				}},
 			"sandbox_entrypoint": schema.ListAttribute{Computed: true, ElementType: types.StringType,
 				MarkdownDescription: "OpenSandbox: the `entrypoint` to pass when starting a sandbox from the snapshot. A snapshot keeps " +
@@ -97,7 +105,8 @@ func templateResourceSchema(ctx context.Context) schema.Schema {
 			"status": schema.StringAttribute{Computed: true,
 				MarkdownDescription: "Outcome of the last build: `SUCCESS`, `SKIPPED` (already usable), `UNSUPPORTED` or `FAILED`; " +
 					"`SUPERSEDED` when a refresh finds the template serving a build of other inputs (another configuration or a " +
-					"manual build replaced it), which the next apply rebuilds; `BUILDING` while a create waits for its build."},
+					"manual build replaced it), which the next apply rebuilds; `INACTIVE` when a refresh finds the build asleep (the backend " +
+					"deactivated it for disuse), which the next apply activates without building (planned as `SKIPPED`); `BUILDING` while a create waits for its build."},
 			"detail": schema.StringAttribute{Computed: true, MarkdownDescription: "Human-readable detail of the last build."},
 			"stage":  schema.StringAttribute{Computed: true, MarkdownDescription: "Where the last build stopped, when it did not succeed (e.g. `REGISTRY_AUTH`, `TEMPLATE_BUILD`, `TIMEOUT`)."},
 			"logs": schema.ListAttribute{Computed: true, ElementType: types.StringType,
@@ -181,7 +190,7 @@ func withTagAttributes(attrs map[string]schema.Attribute) map[string]schema.Attr
 		"build_ref": schema.SingleNestedAttribute{Computed: true,
 			MarkdownDescription: "The immutable reference to exactly `build_id`" + onlyTagging() + ": `value` is `<template_id>:<build_id>`, " +
 				"which starts that build as long as it exists, whatever tags move. A `sandbox_template_tag` promotes it with " +
-				"`target = build_id`. Null on backends without build tags.",
+				"`target = build_id`. On " + namingBuilds() + ", `build_id` itself, as `template_ref`. Null on other backends without build tags.",
 			Attributes: map[string]schema.Attribute{
 				"provider": schema.StringAttribute{Computed: true, MarkdownDescription: "Backend the value belongs to."},
 				"value":    schema.StringAttribute{Computed: true, MarkdownDescription: "`<template_id>:<build_id>`."},

@@ -31,12 +31,18 @@ func (r *templateResource) checkServed(ctx context.Context, b builders.Builder, 
 	switch {
 	case err != nil || served == "":
 		return false, err
+	case served == recorded && lc == lifecycleDormant: // woken outside Terraform: nothing left to activate
+		state.Status = types.StringValue(string(builders.StatusSkipped))
+		state.Detail = types.StringValue("build " + served + " was inactive and is active again: activated outside Terraform")
 	case served == recorded:
 		if len(moved) == 0 {
 			return true, nil // nothing to record
 		}
 	case recorded == "", madeFromRecordedInputs(ctx, b, state, served):
 		state.BuildID, state.BuildRef = types.StringValue(served), buildRefValue(state.Backend, state.TemplateID, served)
+		if refNamesBuild(state.Backend) {
+			state.TemplateRef = state.BuildRef // consumers follow it to the build served now
+		}
 	case lc == lifecycleSuperseded:
 		return true, nil // already recorded
 	default:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/bedrock"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/daytona"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/e2b"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/opensandbox"
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/registrylogin"
@@ -16,6 +17,7 @@ import (
 var All = []*builders.Backend{
 	&e2b.Backend,
 	&opensandbox.Backend,
+	&daytona.Backend,
 	&bedrock.Backend,
 }
 

@@ -159,7 +159,8 @@ func TestDescriptorsAreComplete(t *testing.T) {
 func TestCapabilitiesMatchBuilders(t *testing.T) {
 	awsemu.IsolateSDK(t, nil) // bedrock's Open loads the AWS configuration: never the machine's own
 	settings := builders.Settings{Values: map[string]string{
-		"e2b.api_key": "key", "e2b.api_url": "http://127.0.0.1:1", "opensandbox.domain": "127.0.0.1:1", "aws.region": "us-east-1"}}
+		"e2b.api_key": "key", "e2b.api_url": "http://127.0.0.1:1", "opensandbox.domain": "127.0.0.1:1", "aws.region": "us-east-1",
+		"daytona.api_key": "key"}}
 	login := func(context.Context, string, builders.RegistryAuth) (string, builders.Secret, error) {
 		return "", builders.Secret{}, nil
 	}

@@ -47,6 +47,8 @@ var Backend = builders.Backend{
 		"steps":            "Bedrock AgentCore code interpreters are never built",
 		"ready_check":      "Bedrock AgentCore code interpreters have no ready command",
 		"min_free_disk_mb": "Bedrock AgentCore code interpreters have no sizing",
+		"disk_gb":          "Bedrock AgentCore code interpreters have no sizing",
+		"gpu_count":        "Bedrock AgentCore code interpreters have no sizing",
 		"start_cmd":        "Bedrock AgentCore code interpreters have no start command",
 		"ready_cmd":        "Bedrock AgentCore code interpreters have no ready command",
 		"cpu_count":        "Bedrock AgentCore code interpreters have no sizing",

@@ -39,6 +39,10 @@ var Backend = builders.Backend{
 	Check:              check,
 	Tags:               &tagRules,
 	Checks:             true,
+	Ignored: map[string]string{
+		"disk_gb":   "E2B sizes a sandbox's disk by the team's tier; min_free_disk_mb keeps free space in the template",
+		"gpu_count": "E2B sandboxes have no GPUs",
+	},
 }
 
 // Backend is E2B's descriptor.

@@ -37,6 +37,8 @@ var Backend = builders.Backend{
 		"cpu_count":        "OpenSandbox snapshots carry no sizing; set resource limits where sandboxes are started",
 		"memory_mb":        "OpenSandbox snapshots carry no sizing; set resource limits where sandboxes are started",
 		"min_free_disk_mb": "OpenSandbox snapshots carry no disk sizing",
+		"disk_gb":          "OpenSandbox snapshots carry no disk sizing",
+		"gpu_count":        "OpenSandbox snapshots carry no sizing; set resource limits where sandboxes are started",
 		"base_template":    "OpenSandbox snapshots a sandbox started from an image; it has no templates to build on",
 		"dockerfile":       "OpenSandbox cannot build from a Dockerfile; use image, packages and steps",
 	},
