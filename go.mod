@@ -5,8 +5,10 @@ go 1.26.0
 require (
 	connectrpc.com/connect v1.19.1
 	github.com/aws/aws-sdk-go-v2 v1.48.0
+	github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream v1.7.27
 	github.com/aws/aws-sdk-go-v2/config v1.33.18
 	github.com/aws/aws-sdk-go-v2/credentials v1.21.1
+	github.com/aws/aws-sdk-go-v2/service/bedrockagentcore v1.57.1
 	github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol v1.79.0
 	github.com/aws/aws-sdk-go-v2/service/ecr v1.67.6
 	github.com/aws/smithy-go v1.28.9

@@ -1,7 +1,7 @@
 // The official AWS SDK for JavaScript v3 clients against the AWS emulator, configured only through
 // the environment the standalone emulator prints (AWS_ENDPOINT_URL_ECR,
-// AWS_ENDPOINT_URL_BEDROCK_AGENTCORE_CONTROL, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION),
-// exactly as a user's script would be. The emulator's /_emulator/ control paths seed and break it.
+// AWS_ENDPOINT_URL_BEDROCK_AGENTCORE_CONTROL, AWS_ENDPOINT_URL_BEDROCK_AGENTCORE, AWS_ACCESS_KEY_ID,
+// AWS_SECRET_ACCESS_KEY, AWS_REGION), exactly as a user's script would be. The emulator's /_emulator/ control paths seed and break it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ECRClient, GetAuthorizationTokenCommand } from "@aws-sdk/client-ecr";
@@ -11,11 +11,20 @@ import {
   ResourceNotFoundException,
   ThrottlingException,
 } from "@aws-sdk/client-bedrock-agentcore-control";
+import {
+  BedrockAgentCoreClient,
+  InvokeCodeInterpreterCommand,
+  StartCodeInterpreterSessionCommand,
+  StopCodeInterpreterSessionCommand,
+  ResourceNotFoundException as DataResourceNotFoundException,
+  ValidationException,
+} from "@aws-sdk/client-bedrock-agentcore";
 
 const env = process.env;
 const region = env.AWS_REGION;
 const ecrURL = env.AWS_ENDPOINT_URL_ECR;
 const agentCoreURL = env.AWS_ENDPOINT_URL_BEDROCK_AGENTCORE_CONTROL;
+const agentCoreDataURL = env.AWS_ENDPOINT_URL_BEDROCK_AGENTCORE;
 
 // control calls one of the emulator's unauthenticated /_emulator/ paths.
 async function control(baseURL, method, path, body) {
@@ -35,7 +44,7 @@ const unknownKey = { accessKeyId: "AKIAUNKNOWNKEY000001", secretAccessKey: env.A
 
 test("the environment names every setting", () => {
   for (const name of ["AWS_ENDPOINT_URL_ECR", "AWS_ENDPOINT_URL_BEDROCK_AGENTCORE_CONTROL",
-    "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION"]) {
+    "AWS_ENDPOINT_URL_BEDROCK_AGENTCORE", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION"]) {
     assert.ok(env[name], `${name} is not set`);
   }
 });
@@ -133,4 +142,119 @@ test("an injected fault can echo the request body in its message", async () => {
   await assert.rejects(
     new ECRClient({ maxAttempts: 1 }).send(new GetAuthorizationTokenCommand({ registryIds: ["210987654321"] })),
     (err) => err.name === "ServerException" && err.message.includes('"registryIds":["210987654321"]'));
+});
+
+// executeCommand runs command in a session and reads InvokeCodeInterpreter's event stream to its
+// end, as the SDK hands it over: an async iterable of CodeInterpreterStreamOutput unions.
+async function executeCommand(client, codeInterpreterIdentifier, sessionId, command) {
+  const out = await client.send(new InvokeCodeInterpreterCommand({
+    codeInterpreterIdentifier, sessionId, name: "executeCommand", arguments: { command },
+  }));
+  assert.equal(out.sessionId, sessionId);
+  const results = [];
+  for await (const event of out.stream) {
+    assert.ok(event.result, `an event other than a result: ${JSON.stringify(Object.keys(event))}`);
+    results.push(event.result);
+  }
+  return results;
+}
+
+test("AgentCore data plane: a session runs executeCommand, its result read from the event stream, until it is stopped", async () => {
+  const client = new BedrockAgentCoreClient({});
+  const id = "aws.codeinterpreter.v1";
+  const started = await client.send(new StartCodeInterpreterSessionCommand({
+    codeInterpreterIdentifier: id, name: "conformance", sessionTimeoutSeconds: 300,
+  }));
+  assert.equal(started.codeInterpreterIdentifier, id);
+  assert.match(started.sessionId, /^[0-9a-zA-Z]{1,40}$/);
+  assert.ok(started.createdAt instanceof Date && !Number.isNaN(started.createdAt.getTime()), `createdAt is ${started.createdAt}`);
+  const live = await control(agentCoreDataURL, "GET", "code-interpreter-sessions");
+  const mine = live.find((s) => s.sessionId === started.sessionId);
+  assert.ok(mine, `the session is not among the live ones: ${JSON.stringify(live)}`);
+  assert.equal(mine.name, "conformance");
+  assert.equal((Date.parse(mine.expiresAt) - Date.parse(mine.createdAt)) / 1000, 300);
+
+  const [failed, ...more] = await executeCommand(client, id, started.sessionId, "echo hello; echo oops >&2; exit 3");
+  assert.equal(more.length, 0);
+  assert.equal(failed.isError, true);
+  assert.equal(failed.structuredContent.exitCode, 3);
+  assert.equal(failed.structuredContent.stdout, "hello\n");
+  assert.equal(failed.structuredContent.stderr, "oops\n");
+  assert.equal(typeof failed.structuredContent.executionTime, "number");
+  assert.deepEqual(failed.content.map((b) => b.type), ["text"]);
+
+  const [imported] = await executeCommand(client, id, started.sessionId, 'python3 -c "import pandas" && echo imported');
+  assert.equal(imported.isError, false);
+  assert.equal(imported.structuredContent.exitCode, 0);
+  assert.equal(imported.structuredContent.stdout, "imported\n");
+
+  const stopped = await client.send(new StopCodeInterpreterSessionCommand({ codeInterpreterIdentifier: id, sessionId: started.sessionId }));
+  assert.equal(stopped.sessionId, started.sessionId);
+  assert.ok(stopped.lastUpdatedAt instanceof Date, `lastUpdatedAt is ${stopped.lastUpdatedAt}`);
+  const after = await control(agentCoreDataURL, "GET", "code-interpreter-sessions");
+  assert.ok(!after.some((s) => s.sessionId === started.sessionId), "the stopped session is still live");
+  await assert.rejects(executeCommand(client, id, started.sessionId, "true"),
+    (err) => err instanceof DataResourceNotFoundException && err.$metadata.httpStatusCode === 404);
+  await assert.rejects(client.send(new StopCodeInterpreterSessionCommand({ codeInterpreterIdentifier: id, sessionId: started.sessionId })),
+    (err) => err instanceof DataResourceNotFoundException);
+});
+
+test("AgentCore data plane: a failure while the tool runs is an exception event in the stream, retried by the SDK", async () => {
+  const client = new BedrockAgentCoreClient({});
+  const id = "aws.codeinterpreter.v1";
+  const { sessionId } = await client.send(new StartCodeInterpreterSessionCommand({ codeInterpreterIdentifier: id }));
+  const fault = { count: 1, status: 429, operation: "InvokeCodeInterpreter", inStream: true };
+  try {
+    await control(agentCoreDataURL, "POST", "faults", fault);
+    await assert.rejects(executeCommand(new BedrockAgentCoreClient({ maxAttempts: 1 }), id, sessionId, "echo never"),
+      (err) => err.name === "ThrottlingException" && err.message.includes("injected by awsemu"));
+    // The SDK reads the stream's first event before it answers: a throttling event there is retried.
+    await control(agentCoreDataURL, "POST", "faults", fault);
+    const [result] = await executeCommand(client, id, sessionId, "echo after");
+    assert.equal(result.structuredContent.stdout, "after\n");
+    const invokes = (await control(agentCoreDataURL, "GET", "requests")).filter((r) => r.operation === "InvokeCodeInterpreter").slice(-3);
+    assert.deepEqual(invokes.map((r) => r.errorCode), ["ThrottlingException", "ThrottlingException", ""]);
+  } finally {
+    await client.send(new StopCodeInterpreterSessionCommand({ codeInterpreterIdentifier: id, sessionId }));
+  }
+});
+
+test("AgentCore data plane: what AgentCore refuses before running anything", async () => {
+  const client = new BedrockAgentCoreClient({});
+  await assert.rejects(client.send(new StartCodeInterpreterSessionCommand({ codeInterpreterIdentifier: "missing-a1b2c3d4e5" })),
+    (err) => err instanceof DataResourceNotFoundException && err.$metadata.httpStatusCode === 404);
+  await assert.rejects(client.send(new StartCodeInterpreterSessionCommand({ codeInterpreterIdentifier: "aws.codeinterpreter.v1", sessionTimeoutSeconds: 28801 })),
+    (err) => err instanceof ValidationException && err.reason === "FieldValidationFailed" && err.fieldList[0].name === "sessionTimeoutSeconds");
+  await assert.rejects(new BedrockAgentCoreClient({ credentials: wrongSecret })
+    .send(new StartCodeInterpreterSessionCommand({ codeInterpreterIdentifier: "aws.codeinterpreter.v1" })),
+  (err) => err.name === "InvalidSignatureException" && err.$metadata.httpStatusCode === 403);
+  // The data plane is a host of its own: the control plane's URL has no such operation.
+  await assert.rejects(new BedrockAgentCoreClient({ endpoint: agentCoreURL })
+    .send(new StartCodeInterpreterSessionCommand({ codeInterpreterIdentifier: "aws.codeinterpreter.v1" })),
+  (err) => err.name === "UnknownOperationException");
+});
+
+test("AgentCore data plane: a start retried with its client token starts no second session", async () => {
+  const client = new BedrockAgentCoreClient({});
+  const input = { codeInterpreterIdentifier: "aws.codeinterpreter.v1", clientToken: "conformance-retry-0123456789abcdef01234" };
+  const first = await client.send(new StartCodeInterpreterSessionCommand(input));
+  const again = await client.send(new StartCodeInterpreterSessionCommand(input));
+  assert.equal(again.sessionId, first.sessionId);
+  await assert.rejects(client.send(new StartCodeInterpreterSessionCommand({ ...input, name: "other" })),
+    (err) => err instanceof ValidationException && err.reason === "IdempotentParameterMismatchException");
+  await client.send(new StopCodeInterpreterSessionCommand({ codeInterpreterIdentifier: input.codeInterpreterIdentifier, sessionId: first.sessionId }));
+});
+
+test("AgentCore data plane: a result that comes after the answer started is read from the stream", async () => {
+  const client = new BedrockAgentCoreClient({});
+  const id = "aws.codeinterpreter.v1";
+  const { sessionId } = await client.send(new StartCodeInterpreterSessionCommand({ codeInterpreterIdentifier: id }));
+  await control(agentCoreDataURL, "PUT", "command-duration", { duration: "300ms" });
+  try {
+    const [result] = await executeCommand(client, id, sessionId, "echo late");
+    assert.equal(result.structuredContent.stdout, "late\n");
+  } finally {
+    await control(agentCoreDataURL, "PUT", "command-duration", { duration: "0s" });
+    await client.send(new StopCodeInterpreterSessionCommand({ codeInterpreterIdentifier: id, sessionId }));
+  }
 });

@@ -286,3 +286,39 @@ test("a 5xx answers the SDK with the server's error shape", async () => {
   await assert.rejects(manager.listSnapshots({}), (err) => err.statusCode === 503 && err.error.code === "GENERAL::UNKNOWN_ERROR");
   await manager.listSnapshots({}); // consumed
 });
+
+test("a check's sandbox: restored with env, metadata and a timeout, its commands see the env as the template's user, found by metadata, gone once killed", async () => {
+  const name = `check-${process.pid}`;
+  const source = await Sandbox.create({ connectionConfig, image: CODE_INTERPRETER, entrypoint: ["tail", "-f", "/dev/null"] });
+  let snap;
+  try {
+    assert.equal((await source.commands.run("useradd --create-home --shell /bin/bash analyst")).exitCode, 0);
+    assert.equal((await source.commands.run("mkdir -p /home/analyst/work")).exitCode, 0);
+    snap = await readySnapshot(source.id, name);
+  } finally {
+    await source.kill();
+    await source.close();
+  }
+  const labels = { "sandboxtf-role": "template-check", "sandboxtf-template": name };
+  const check = await Sandbox.create({ connectionConfig, snapshotId: snap.id, entrypoint: ["sh", "-c", "sleep infinity"],
+    env: { MPLBACKEND: "Agg" }, metadata: labels, timeoutSeconds: 120 });
+  try {
+    const info = await manager.getSandboxInfo(check.id);
+    assert.equal(info.status.state, "Running");
+    assert.deepEqual(info.metadata, labels);
+    const entry = (await check.commands.run("getent passwd analyst")).logs.stdout[0]?.text ?? "";
+    const [, , uid, gid, , home] = entry.split(":");
+    const ran = await check.commands.run("echo $MPLBACKEND $HOME; pwd; whoami", {
+      uid: Number(uid), gid: Number(gid), workingDirectory: `${home}/work`, envs: { HOME: home } });
+    assert.equal(ran.exitCode ?? 0, 0);
+    assert.deepEqual(ran.logs.stdout.map((l) => l.text), ["Agg /home/analyst", "/home/analyst/work", "analyst"]);
+    const found = await manager.listSandboxInfos({ metadata: labels });
+    assert.deepEqual(found.items.map((s) => s.id), [check.id]);
+  } finally {
+    await check.kill();
+    await check.close();
+  }
+  const after = await manager.listSandboxInfos({ metadata: labels });
+  assert.deepEqual(after.items.map((s) => s.id), []);
+  await manager.deleteSnapshot(snap.id);
+});

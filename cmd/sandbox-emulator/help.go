@@ -95,14 +95,18 @@ var controls = []backendControls{
 			`the next count matching requests answer status (any method when empty; path without /api)`},
 	}, note: `POST /_emulator/snapshots/{id or name}/expire: what the 14-day deactivation cron does, active -> inactive now; ` +
 		`GET /_emulator/served/{name}: the active snapshot a sandbox of name starts from, with its image or Dockerfile and what the build set.`},
-	{backend: "AWS (ECR and AgentCore control)", setting: "AWS_ENDPOINT_URL_ECR", endpoints: []control{
+	{backend: "AWS (ECR, AgentCore control and data plane)", setting: "AWS_ENDPOINT_URL_ECR", endpoints: []control{
 		{"PUT", "code-interpreters/analysis-a1b2c3d4e5", `{"status":"READY","failureReason":""}`,
 			`a code interpreter in this state (READY, CREATING, CREATE_FAILED, ...)`},
 		{"POST", "deny", `{"operation":"GetCodeInterpreter"}`, `the operation answers AccessDeniedException`},
 		{"GET", "requests", ``, `every request received: operation, access key id, region, error code`},
+		{"GET", "code-interpreter-sessions", ``, `the live code interpreter sessions: neither stopped nor past their sessionTimeoutSeconds`},
+		{"PUT", "command-duration", `{"duration":"0s"}`, `each executeCommand takes this long before its result, as a long command does`},
 		{"POST", "faults", `{"count":1,"status":503,"operation":"GetAuthorizationToken","echoBody":false}`,
-			`the next count requests (of operation, when set) fail with status 429 or 5xx`},
-	}, note: `POST /_emulator/credentials {"accessKeyId":"...","secretAccessKey":"..."} replaces the printed pair.`},
+			`the next count requests (of operation, when set) fail with status 429 or 5xx; with "inStream":true, ` +
+				`InvokeCodeInterpreter's event stream carries the error instead`},
+	}, note: `POST /_emulator/credentials {"accessKeyId":"...","secretAccessKey":"..."} replaces the printed pair. ` +
+		`AgentCore's data plane (code interpreter sessions, executeCommand) answers at $AWS_ENDPOINT_URL_BEDROCK_AGENTCORE.`},
 	{backend: "Google token endpoint", setting: "GOOGLE_TOKEN_URL", path: "/token", endpoints: []control{
 		{"POST", "service-accounts", ``, `a new service account's key file, trusted like the printed one (token_uri: this server)`},
 		{"GET", "issued", ``, `every access token issued: token, client_email, scope`},

@@ -18,6 +18,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcore"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol"
 	agentcoretypes "github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol/types"
 	"github.com/aws/aws-sdk-go-v2/service/ecr"
@@ -87,7 +88,7 @@ func TestRunPrintsEverySetting(t *testing.T) {
 		"E2B_API_URL", "E2B_API_KEY", "E2B_SANDBOX_URL",
 		"OPEN_SANDBOX_DOMAIN", "OPEN_SANDBOX_API_KEY",
 		"DAYTONA_API_URL", "DAYTONA_API_KEY", "DAYTONA_TARGET",
-		"AWS_ENDPOINT_URL_ECR", "AWS_ENDPOINT_URL_BEDROCK_AGENTCORE_CONTROL",
+		"AWS_ENDPOINT_URL_ECR", "AWS_ENDPOINT_URL_BEDROCK_AGENTCORE_CONTROL", "AWS_ENDPOINT_URL_BEDROCK_AGENTCORE",
 		"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION",
 		"GOOGLE_APPLICATION_CREDENTIALS", "GOOGLE_TOKEN_URL",
 	}
@@ -163,6 +164,19 @@ func TestEachBackendAnswersWithThePrintedSettings(t *testing.T) {
 	_, err := agentcore.GetCodeInterpreter(t.Context(), &bedrockagentcorecontrol.GetCodeInterpreterInput{CodeInterpreterId: aws.String("nothing_here-0123456789")})
 	if !errors.As(err, &notFound) { // authenticated and routed: the interpreter is simply not there
 		t.Errorf("AgentCore GetCodeInterpreter of an unknown id = %v, want ResourceNotFoundException", err)
+	}
+	// The data plane answers on its own URL: a session of the built-in interpreter runs a command.
+	data := bedrockagentcore.NewFromConfig(signed, func(o *bedrockagentcore.Options) {
+		o.BaseEndpoint = aws.String(s["AWS_ENDPOINT_URL_BEDROCK_AGENTCORE"])
+	})
+	started, err := data.StartCodeInterpreterSession(t.Context(), &bedrockagentcore.StartCodeInterpreterSessionInput{
+		CodeInterpreterIdentifier: aws.String("aws.codeinterpreter.v1")})
+	if err != nil {
+		t.Fatalf("AgentCore StartCodeInterpreterSession with the printed settings: %v", err)
+	}
+	if _, err := data.StopCodeInterpreterSession(t.Context(), &bedrockagentcore.StopCodeInterpreterSessionInput{
+		CodeInterpreterIdentifier: aws.String("aws.codeinterpreter.v1"), SessionId: started.SessionId}); err != nil {
+		t.Errorf("AgentCore StopCodeInterpreterSession: %v", err)
 	}
 
 	// Google's own library gets a token with the key file, from the token_uri it names.

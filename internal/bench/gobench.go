@@ -7,6 +7,9 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders/backends"
 )
 
 // goBenchPattern selects internal/provider's benchmarks the report quotes.
@@ -23,8 +26,35 @@ func (b *bench) goBenchmarks(r *results) error {
 			return fmt.Errorf("the Go benchmarks failed: %w\n%s", err, out)
 		}
 		r.goBench = append(r.goBench, benchmarkLines(out)...)
+		for _, backend := range backends.Where(func(b *builders.Backend) bool { return b.Checks }) {
+			lines, err := b.checkBenchmark(string(backend.Name))
+			if err != nil {
+				return err
+			}
+			r.goBench = append(r.goBench, lines...)
+		}
 	}
 	return nil
+}
+
+// checkBenchmark runs BenchmarkCheckTrue of one backend's package (every backend that checks has
+// one): a check of `true` against its emulator, from the sandbox's start to the command's result and
+// the sandbox's end. Its lines are named after the backend: BenchmarkCheckTrue/e2b.
+func (b *bench) checkBenchmark(backend string) ([]string, error) {
+	cmd := exec.Command("go", "test", "-count=1", "-run", "^$", "-bench", "^BenchmarkCheckTrue$", "-benchmem", "./internal/builders/"+backend+"/")
+	cmd.Dir = b.o.root
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("BenchmarkCheckTrue of %s failed: %w\n%s", backend, err, out)
+	}
+	lines := benchmarkLines(out)
+	for i, line := range lines {
+		lines[i] = strings.Replace(line, "BenchmarkCheckTrue", "BenchmarkCheckTrue/"+backend, 1)
+	}
+	if len(lines) == 0 {
+		return nil, fmt.Errorf("the %s backend checks, but its package has no BenchmarkCheckTrue", backend)
+	}
+	return lines, nil
 }
 
 // benchmarkLines are the result lines of `go test -bench` output.

@@ -137,7 +137,9 @@ func render(w io.Writer, r *results) {
 	p("")
 	p("In process (`go test -run '^$' -bench . ./internal/provider/`, %d runs; schema cold = a new provider server, warm = the same", r.runs)
 	p("again; TemplatePlanRPCs = ValidateResourceConfig + PlanResourceChange of one new template, as for every instance of a plan;")
-	p("SchemaFloorPlanRPCs = the same for sandbox_template's schema without logic, schemafloor.Of):")
+	p("SchemaFloorPlanRPCs = the same for sandbox_template's schema without logic, schemafloor.Of; CheckTrue/<backend> =")
+	p("what one sandbox_template_check of `true` costs the provider against that backend's emulator, from the sandbox's start")
+	p("to the command's result and the sandbox's end, `go test -bench CheckTrue ./internal/builders/<backend>/`):")
 	p("")
 	p("```")
 	for _, line := range r.goBench {

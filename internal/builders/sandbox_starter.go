@@ -15,8 +15,8 @@ type SandboxStarter interface {
 // SandboxRequest is what a consumer passes when it starts a sandbox from a template.
 type SandboxRequest struct {
 	TemplateID string
-	// Build is the exact build to start: an E2B build id, an OpenSandbox snapshot (the
-	// template_ref value), a Bedrock code interpreter id.
+	// Build is the exact build to start: an E2B build id, an OpenSandbox snapshot id (what the
+	// template_ref value resolves to: ResolveCheckBuild), a Bedrock code interpreter id.
 	Build string
 	// Env, Workdir, User and Entrypoint are the template's sandbox_env, sandbox_workdir,
 	// sandbox_user and sandbox_entrypoint: empty where the template keeps its own.

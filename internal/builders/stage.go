@@ -18,6 +18,7 @@ const (
 	StageImagePull      Stage = "IMAGE_PULL"      // the backend could not pull the image
 	StageTemplateBuild  Stage = "TEMPLATE_BUILD"  // the build itself ran and failed
 	StageSnapshot       Stage = "SNAPSHOT"        // taking the snapshot (OpenSandbox) failed
+	StageCheck          Stage = "CHECK"           // a sandbox started from a build failed a check's command
 	StageTimeout        Stage = "TIMEOUT"         // the deadline passed while waiting
 	StageCancelled      Stage = "CANCELLED"       // the operation was interrupted
 	StageInternal       Stage = "INTERNAL"        // a bug: a panic in the provider

@@ -6,16 +6,17 @@ import (
 	"testing"
 )
 
-// awsSettings are the lines the standalone emulator prints for its AWS emulator: the two endpoint
+// awsSettings are the lines the standalone emulator prints for its AWS emulator: the endpoint
 // overrides the AWS SDKs read, and the only credentials it accepts (it verifies SigV4 signatures).
 var awsSettings = []string{
-	"AWS_ENDPOINT_URL_ECR", "AWS_ENDPOINT_URL_BEDROCK_AGENTCORE_CONTROL",
+	"AWS_ENDPOINT_URL_ECR", "AWS_ENDPOINT_URL_BEDROCK_AGENTCORE_CONTROL", "AWS_ENDPOINT_URL_BEDROCK_AGENTCORE",
 	"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION",
 }
 
 // TestAWSJavaScriptSDK runs the official AWS SDK for JavaScript v3 clients for ECR
-// (GetAuthorizationToken) and Bedrock AgentCore control (GetCodeInterpreter) against the standalone
-// emulator, configured by nothing but the printed settings.
+// (GetAuthorizationToken), Bedrock AgentCore control (GetCodeInterpreter) and its data plane
+// (StartCodeInterpreterSession, InvokeCodeInterpreter's event stream, StopCodeInterpreterSession)
+// against the standalone emulator, configured by nothing but the printed settings.
 func TestAWSJavaScriptSDK(t *testing.T) {
 	settings := startEmulator(t, awsSettings)
 	runNodeTest(t, "aws.test.mjs", append(envOf(settings), isolatedAWSEnv(t)...)...)

@@ -8,7 +8,8 @@ import "testing"
 // answers Running with expiresAt, a sandbox ends with its entrypoint, a command finds only what the
 // image holds, a snapshot in use cannot be deleted, pause/resume/renew/metadata, ?name=, the
 // timeout cap), what build steps use (folders, uploads, a cwd, users, envs, recorded in order),
-// driven through the emulator's /_emulator/ controls.
+// and what a check does (a sandbox restored with env, metadata and a timeout, its commands as the
+// template's user, found by metadata, gone once killed), driven through the emulator's /_emulator/ controls.
 func TestOpenSandboxSDK(t *testing.T) {
 	settings := startEmulator(t, []string{"OPEN_SANDBOX_DOMAIN", "OPEN_SANDBOX_API_KEY"})
 	runNodeTest(t, "opensandbox.test.mjs",

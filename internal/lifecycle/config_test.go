@@ -33,6 +33,7 @@ variable "templates" {
     force_rebuild    = optional(bool)
     keep_remotely    = optional(bool)
     timeouts         = optional(object({ create = optional(string), update = optional(string), delete = optional(string) }))
+    check            = optional(string)
   }))
 }
 
@@ -54,6 +55,25 @@ resource "sandbox_template" "t" {
   keep_remotely    = each.value.keep_remotely
   timeouts         = each.value.timeouts
 }
+
+# Verify before promote (E2B): a check of exactly the template's build imports a module (or, for
+# "hang", runs a command that never ends until its timeout), and the tag "gate" takes the check's
+# build_id, so it moves only after a pass.
+resource "sandbox_template_check" "c" {
+  for_each     = { for k, t in var.templates : k => t if t.check != null }
+  template_ref = sandbox_template.t[each.key].build_ref
+  sandbox_env  = sandbox_template.t[each.key].sandbox_env
+  commands     = [{ run = each.value.check == "hang" ? "sleep infinity" : "python -c 'import ${each.value.check}'" }]
+  timeout      = each.value.check == "hang" ? "2s" : "1m"
+}
+
+resource "sandbox_template_tag" "gate" {
+  for_each    = sandbox_template_check.c
+  backend     = "e2b"
+  template_id = sandbox_template.t[each.key].template_id
+  tag         = "gate"
+  target      = each.value.build_id
+}
 `
 
 // template is one for_each value: the attribute names are the resource's, so a state's attributes
@@ -74,7 +94,20 @@ type template struct {
 	ForceRebuild    bool              `json:"force_rebuild,omitempty"`
 	KeepRemotely    bool              `json:"keep_remotely,omitempty"`
 	Timeouts        *timeouts         `json:"timeouts,omitempty"`
+	// Check (E2B only) is the module a sandbox_template_check of the template's build imports, or
+	// checkHangs; the tag gateTag takes the check's build_id. A state's template attributes have none.
+	Check string `json:"check,omitempty"`
 }
+
+// gateTag is the tag a template's check gates: it moves only to a build whose check passed.
+const gateTag = "gate"
+
+// checkHangs is the check whose command never ends: it fails at its timeout (TIMEOUT).
+const checkHangs = "hang"
+
+// neverInstalled is a module no package set of the generator installs: a check importing it
+// never passes, so no state may record one.
+const neverInstalled = "polars"
 
 // buildStep is one of the steps the generator draws: exactly one field is set. The state holds
 // every kind, the others null, which decode to nil here, so a recorded step equals its configuration.

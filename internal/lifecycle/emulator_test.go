@@ -10,9 +10,12 @@ import (
 	"net/http"
 	"net/url"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
 )
 
 // emulator is a running cmd/sandbox-emulator, known only by the settings it printed and its
@@ -59,7 +62,7 @@ func (e *emulator) stop() {
 // none of the user's own that would point it elsewhere.
 func (e *emulator) env() []string {
 	out := []string{"E2B_DOMAIN=", "OPEN_SANDBOX_PROTOCOL="}
-	for _, name := range []string{"E2B_API_URL", "E2B_API_KEY", "OPEN_SANDBOX_DOMAIN", "OPEN_SANDBOX_API_KEY"} {
+	for _, name := range []string{"E2B_API_URL", "E2B_API_KEY", "E2B_SANDBOX_URL", "OPEN_SANDBOX_DOMAIN", "OPEN_SANDBOX_API_KEY"} {
 		out = append(out, name+"="+e.settings[name])
 	}
 	return out
@@ -328,4 +331,20 @@ func (e *emulator) removeTag(id, tag string) error {
 		return nil // the template is gone
 	}
 	return err
+}
+
+// e2bSandbox is a running E2B sandbox, as the emulator lists it.
+type e2bSandbox struct {
+	SandboxID string            `json:"sandbox_id"`
+	BuildID   string            `json:"build_id"`
+	Metadata  map[string]string `json:"metadata"`
+}
+
+// checkSandboxes lists the running E2B sandboxes a check started (its labels, builders.CheckLabels).
+func (e *emulator) checkSandboxes() ([]e2bSandbox, error) {
+	var running []e2bSandbox
+	if err := e.call(http.MethodGet, e.e2bURL()+"/_emulator/sandboxes", nil, nil, &running); err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(running, func(sb e2bSandbox) bool { return sb.Metadata["sandboxtf-role"] != builders.CheckRole }), nil
 }

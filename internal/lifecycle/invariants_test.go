@@ -24,6 +24,8 @@ const (
 	invStepFinish = "every CLI run finishes, and the emulator answers"
 	invTagDrift   = "a tag of a record moved or removed outside Terraform shows as drift (a refresh-only plan), and the plan points it back"
 	invPull       = "a template whose image no registry has is never recorded SUCCESS or SKIPPED, and its failure is at IMAGE_PULL"
+	invCheckGate  = "a tag whose target comes from a check never points at a build whose check failed or never ran"
+	invCheckSbx   = "no sandbox started by a check outlives the apply that started it (after kill -9, the backend's timeout)"
 )
 
 type violation struct{ invariant, detail string }
@@ -105,6 +107,7 @@ func (s *sequence) check(out *outcome, builtBefore map[string]madeFrom) []violat
 			add(invCrash, "%s exited %d:\n%s", strings.Join(r.args, " "), r.code, tail(r.output, 15))
 		}
 	}
+	vs = append(vs, s.checkProblems(out)...)
 	for _, problem := range s.liveCandidates() {
 		add(invCandidate, "%s", problem)
 	}

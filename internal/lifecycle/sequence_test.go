@@ -36,6 +36,10 @@ type sequence struct {
 	prior map[string]instance
 	// promoted are the E2B builds a record not a candidate has named: live by an apply's will.
 	promoted map[string]bool
+	// passed are the E2B builds a state recorded a passing check of (only a pass is recorded).
+	passed map[string]bool
+	// killed are check sandboxes a kill -9 left running: the backend ends them at their timeout.
+	killed map[string]bool
 }
 
 type madeFrom struct {
@@ -63,7 +67,9 @@ type outcome struct {
 	// refreshOnly is the refresh-only plan a step that moved a tag off its record's build ran:
 	// before any apply points it back, the refresh must show the drift.
 	refreshOnly *run
-	note        string
+	// killedCLI: the step killed a CLI (kill -9), whose check sandboxes the backend ends at their timeout.
+	killedCLI bool
+	note      string
 }
 
 func newSequence(tl tools, root string) (*sequence, error) {
@@ -72,7 +78,7 @@ func newSequence(tl tools, root string) (*sequence, error) {
 		return nil, err
 	}
 	s := &sequence{tools: tl, emu: emu, cfg: config{}, madeFrom: map[string]madeFrom{}, allowed: map[string]string{}, promoted: map[string]bool{},
-		prior: map[string]instance{}}
+		prior: map[string]instance{}, passed: map[string]bool{}, killed: map[string]bool{}}
 	for i, name := range []string{"pipeline", "second"} {
 		if s.dirs[i], err = newWorkdir(name, tl.cli, filepath.Join(root, name), tl.providerDir, emu); err != nil {
 			emu.stop()
@@ -96,7 +102,7 @@ func (s *sequence) perform(st step) (outcome, error) {
 	}
 	out := outcome{mayBuild: map[string]bool{}}
 	switch st.Verb {
-	case verbApply, verbInterrupt, verbKill, verbImport, verbSecondDir:
+	case verbApply, verbInterrupt, verbCheckSigint, verbKill, verbImport, verbSecondDir:
 		s.forgetRemoved(before[0], applied)
 		s.mayBuild(out.mayBuild, applied, before[0], false)
 	case verbDestroy:
@@ -112,6 +118,8 @@ func (s *sequence) perform(st step) (outcome, error) {
 		_, err = s.apply(&out, s.dirs[0])
 	case verbInterrupt, verbKill:
 		err = s.interrupt(&out, st)
+	case verbCheckSigint:
+		err = s.interruptCheck(&out, st)
 	case verbDestroy:
 		var r run
 		r, err = s.dirs[0].run("destroy", "-auto-approve", "-input=false", "-no-color")
@@ -195,7 +203,7 @@ func (s *sequence) interrupt(out *outcome, st step) error {
 				time.Sleep(delay)
 				if _, running, err = s.emu.startedBuilds(); err == nil && running {
 					p.signal(map[string]syscall.Signal{verbInterrupt: syscall.SIGINT, verbKill: syscall.SIGKILL}[st.Verb])
-					signalled = true
+					signalled, out.killedCLI = true, st.Verb == verbKill
 				}
 				waiting = false
 			}

@@ -13,6 +13,7 @@ import (
 const (
 	verbApply         = "apply"          // edits, then `apply`
 	verbInterrupt     = "sigint"         // edits, `apply`, Ctrl-C arg after a build starts
+	verbCheckSigint   = "sigint-check"   // edits, `apply`, Ctrl-C arg after a check's sandbox starts
 	verbKill          = "sigkill"        // edits, `apply`, kill -9 arg after a build starts, then recover
 	verbFailNext      = "fail-next"      // the next build of template arg fails
 	verbHang          = "hang"           // builds of template arg (E2B) stay building ...
@@ -90,6 +91,9 @@ var (
 		{runStep("echo one"), runStep("false")}, {envStep("A", "1"), runStep("exit 3")}, {runStep("test -n \"$HOME\" && false")},
 		{userStep("analyst"), runStep("id -un")}, {aptStep("ffmpeg"), userStep("analyst"), envStep("MPLBACKEND", "Agg")},
 		{userStep("analyst"), runStep(`test "$(id -un)" = analyst`)}}
+	// checkModules are what a check imports: numpy, which some package sets install, or a module
+	// none does; or a check that hangs until its timeout; "" removes the check.
+	checkModules   = []string{"numpy", "numpy", neverInstalled, checkHangs, ""}
 	buildTimeouts  = []string{"1s", "2s", "5s", "5s", "20s"}
 	buildDurations = []string{"0s", "300ms", "800ms", "1500ms", "3s"}
 	signalDelays   = []string{"0s", "0s", "200ms", "700ms"}
@@ -176,6 +180,8 @@ func (g *generator) next() step {
 		{26, g.changeInput},
 		{8, g.changeSetting},
 		{6, g.changeRelease},
+		{10, g.changeCheck},
+		{3, g.interruptCheck},
 		{7, func() (step, bool) { return g.onTemplate(verbFailNext) }},
 		{4, func() (step, bool) { return g.onTemplate(verbHang, backendE2B) }},
 		{4, func() (step, bool) { return g.onTemplate(verbRelease, backendE2B) }},
@@ -331,6 +337,52 @@ func (g *generator) changeRelease() (step, bool) {
 	}
 	if g.rng.IntN(3) == 0 {
 		g.inputEdit(k, s.Edits)
+	}
+	return s, true
+}
+
+// changeCheck gives an E2B template a check that gates its tag "gate" (config_test.go), takes it
+// away, or changes the module it imports: one its packages may install, or neverInstalled, whose
+// check always fails, or makes it hang until its timeout; sometimes with a build input, so the
+// check runs on a new build.
+func (g *generator) changeCheck() (step, bool) {
+	k := g.key(backendE2B)
+	if k == "" {
+		return step{}, false
+	}
+	s := step{Verb: verbApply, Edits: map[string]json.RawMessage{}}
+	for {
+		module := pick(g, checkModules)
+		if module != g.cfg[k].Check {
+			s.Edits[k+".check"] = mustJSON(module)
+			if module == "" {
+				s.Edits[k+".check"] = json.RawMessage("null")
+			}
+			break
+		}
+	}
+	if g.rng.IntN(2) == 0 {
+		g.inputEdit(k, s.Edits)
+	}
+	return s, true
+}
+
+// interruptCheck interrupts an apply while a check of an E2B template runs: one that hangs, so
+// that it still runs when the signal comes.
+func (g *generator) interruptCheck() (step, bool) {
+	var checked []string
+	for _, k := range g.cfg.keys() {
+		if g.cfg[k].Check != "" {
+			checked = append(checked, k)
+		}
+	}
+	if len(checked) == 0 {
+		return step{}, false
+	}
+	k := pick(g, checked)
+	s := step{Verb: verbCheckSigint, Arg: pick(g, signalDelays), Edits: map[string]json.RawMessage{}}
+	if g.cfg[k].Check != checkHangs {
+		s.Edits[k+".check"] = mustJSON(checkHangs)
 	}
 	return s, true
 }

@@ -156,8 +156,12 @@ func (i instance) template() template {
 	return t
 }
 
-// readState parses terraform.tfstate: nil when there is none yet, an error when it does not parse.
-func (w *workdir) readState() (map[string]instance, error) {
+// readState parses the templates of terraform.tfstate: nil when there is none yet, an error when
+// it does not parse.
+func (w *workdir) readState() (map[string]instance, error) { return w.readStateOf("sandbox_template") }
+
+// readStateOf parses the instances of one resource type of terraform.tfstate, by for_each key.
+func (w *workdir) readStateOf(resourceType string) (map[string]instance, error) {
 	b, err := os.ReadFile(filepath.Join(w.dir, "terraform.tfstate"))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -181,6 +185,9 @@ func (w *workdir) readState() (map[string]instance, error) {
 	}
 	out := map[string]instance{}
 	for _, r := range s.Resources {
+		if r.Type != resourceType {
+			continue
+		}
 		for _, i := range r.Instances {
 			out[i.IndexKey] = instance{Key: i.IndexKey, Tainted: i.Status == "tainted", Attributes: i.Attributes}
 		}
@@ -191,9 +198,9 @@ func (w *workdir) readState() (map[string]instance, error) {
 // plan is a `plan -detailed-exitcode` and what it read and proposes.
 type plan struct {
 	run
-	// prior is the state as the plan refreshed it, by for_each key.
+	// prior is the templates' state as the plan refreshed it, by for_each key.
 	prior map[string]instance
-	// changes are the keys the plan would change.
+	// changes are the keys of the templates the plan would change.
 	changes map[string][]string
 }
 
@@ -215,6 +222,7 @@ func (w *workdir) plan() (plan, []run, error) {
 			Values struct {
 				RootModule struct {
 					Resources []struct {
+						Type   string         `json:"type"`
 						Index  string         `json:"index"`
 						Values map[string]any `json:"values"`
 					} `json:"resources"`
@@ -222,6 +230,7 @@ func (w *workdir) plan() (plan, []run, error) {
 			} `json:"values"`
 		} `json:"prior_state"`
 		Changes []struct {
+			Type   string `json:"type"`
 			Index  string `json:"index"`
 			Change struct {
 				Actions []string `json:"actions"`
@@ -232,10 +241,12 @@ func (w *workdir) plan() (plan, []run, error) {
 		return p, runs, fmt.Errorf("show -json: %w", err)
 	}
 	for _, r := range doc.Prior.Values.RootModule.Resources {
-		p.prior[r.Index] = instance{Key: r.Index, Attributes: r.Values}
+		if r.Type == "sandbox_template" {
+			p.prior[r.Index] = instance{Key: r.Index, Attributes: r.Values}
+		}
 	}
 	for _, c := range doc.Changes {
-		if len(c.Change.Actions) != 1 || c.Change.Actions[0] != "no-op" {
+		if c.Type == "sandbox_template" && (len(c.Change.Actions) != 1 || c.Change.Actions[0] != "no-op") {
 			p.changes[c.Index] = c.Change.Actions
 		}
 	}

@@ -76,7 +76,7 @@ func (p *sandboxProvider) Configure(ctx context.Context, req provider.ConfigureR
 }
 
 func (p *sandboxProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{newTemplateResource, newTemplateTagResource}
+	return []func() resource.Resource{newTemplateResource, newTemplateTagResource, newTemplateCheckResource}
 }
 
 // ListResources serve `terraform query` (Terraform >= 1.14).

@@ -19,6 +19,9 @@ var (
 		Description: "Shared config profile. Defaults to `AWS_PROFILE`."}
 	settingEndpoint = builders.Setting{Path: "aws.endpoints.bedrockagentcore_control", Env: "AWS_ENDPOINT_URL_BEDROCK_AGENTCORE_CONTROL", SDKEnv: true,
 		Description: "Bedrock AgentCore control-plane endpoint. Defaults to `AWS_ENDPOINT_URL_BEDROCK_AGENTCORE_CONTROL`."}
+	settingDataEndpoint = builders.Setting{Path: "aws.endpoints.bedrockagentcore", Env: "AWS_ENDPOINT_URL_BEDROCK_AGENTCORE", SDKEnv: true,
+		Description: "Bedrock AgentCore data-plane endpoint, where `sandbox_template_check` starts code interpreter sessions. " +
+			"Defaults to `AWS_ENDPOINT_URL_BEDROCK_AGENTCORE`."}
 )
 
 // noTemplates is why Bedrock ignores every build input.
@@ -54,7 +57,9 @@ var Backend = builders.Backend{
 		"dockerfile":       noTemplates,
 		"force_rebuild":    "Bedrock AgentCore code interpreters are never built",
 	},
-	Settings: []builders.Setting{settingRegion, settingProfile, settingEndpoint},
+	Settings: []builders.Setting{settingRegion, settingProfile, settingEndpoint, settingDataEndpoint},
+	// A check starts a session of the code interpreter (sandbox_starter.go).
+	Checks: true,
 	Blocks: []builders.SettingBlock{
 		{Path: "aws", Description: "AWS access for Bedrock AgentCore and for turning `registry_auth.aws` into an ECR " +
 			"login on backends that only take basic auth. Credentials come from the AWS default chain."},
@@ -68,7 +73,8 @@ func (b *Builder) Backend() *builders.Backend { return &Backend }
 
 func open(ctx context.Context, env builders.Env) (builders.Builder, error) {
 	built, err := New(ctx, Config{Region: env.Settings.String(settingRegion.Path), Profile: env.Settings.String(settingProfile.Path),
-		Endpoint: env.Settings.String(settingEndpoint.Path), RequestTimeout: env.RequestTimeout})
+		Endpoint: env.Settings.String(settingEndpoint.Path), DataEndpoint: env.Settings.String(settingDataEndpoint.Path),
+		RequestTimeout: env.RequestTimeout})
 	if errors.Is(err, ErrNoRegion) {
 		return nil, builders.MissingSetting(Name, settingRegion, env.Settings)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcore"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
@@ -14,6 +15,7 @@ import (
 // Builder is the Bedrock AgentCore backend. Build it with New.
 type Builder struct {
 	client      *bedrockagentcorecontrol.Client
+	data        *bedrockagentcore.Client // code interpreter sessions (sandbox_starter.go)
 	credentials aws.CredentialsProvider
 	region      string
 }

@@ -52,6 +52,7 @@ var Backend = builders.Backend{
 	Check:              check,
 	// A snapshot keeps the filesystem only: consumers pass sandbox_env, sandbox_workdir, sandbox_user.
 	ConsumersPassStepsContext: true,
+	Checks:                    true,
 }
 
 // domainFromEnv is OPEN_SANDBOX_DOMAIN, with OPEN_SANDBOX_PROTOCOL as its scheme when it has none,

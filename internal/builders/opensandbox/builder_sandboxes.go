@@ -63,13 +63,19 @@ func newBuildID() string {
 // deleteDeadBuilders deletes the builder sandboxes of templateID left by runs that died on this
 // host. It only logs what it did: a failure here must not stop the build.
 func (b *Builder) deleteDeadBuilders(ctx context.Context, templateID string, logs *buildLog) {
+	b.deleteDeadSandboxes(ctx, builderRole, templateID, "builder sandbox", "build", logs.Addf)
+}
+
+// deleteDeadSandboxes deletes the sandboxes of role (builders, checks) of templateID left by runs
+// that died on this host, saying what it did through note (what names the sandbox, run the run).
+func (b *Builder) deleteDeadSandboxes(ctx context.Context, role, templateID, what, run string, note func(format string, args ...any)) {
 	if len(templateID) > 63 {
 		return
 	}
-	labels := map[string]string{metaRole: builderRole, metaTemplate: templateID}
+	labels := map[string]string{metaRole: role, metaTemplate: templateID}
 	found, err := b.api.listSandboxes(ctx, labels)
 	if err != nil {
-		logs.Addf("warning: could not look for builder sandboxes of %s left by an interrupted run: %v", templateID, err)
+		note("warning: could not look for a %s of %s left by an interrupted run: %v", what, templateID, err)
 		return
 	}
 	for _, sb := range found {
@@ -77,10 +83,10 @@ func (b *Builder) deleteDeadBuilders(ctx context.Context, templateID string, log
 			continue
 		}
 		if err := b.api.deleteSandbox(ctx, sb.ID); err != nil && !apihttp.IsNotFound(err) {
-			logs.Addf("warning: could not delete builder sandbox %s, left by build %s that died: %v", sb.ID, sb.Metadata[metaBuild], err)
+			note("warning: could not delete %s %s, left by %s %s that died: %v", what, sb.ID, run, sb.Metadata[metaBuild], err)
 			continue
 		}
-		logs.Addf("deleted builder sandbox %s, left by build %s of this template that died mid-build", sb.ID, sb.Metadata[metaBuild])
+		note("deleted %s %s, left by %s %s of this template that died mid-%s", what, sb.ID, run, sb.Metadata[metaBuild], run)
 	}
 }
 

@@ -18,7 +18,7 @@ type harness struct {
 	emu *opensandboxemu.Server
 }
 
-func newHarness(t *testing.T, opts opensandboxemu.Options, configure ...func(*Config)) harness {
+func newHarness(t testing.TB, opts opensandboxemu.Options, configure ...func(*Config)) harness {
 	t.Helper()
 	if opts.APIKey == "" {
 		opts.APIKey = testAPIKey

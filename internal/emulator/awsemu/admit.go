@@ -16,7 +16,7 @@ func (e *Emulator) admit(r *http.Request, service, operation string, body []byte
 	if apiErr != nil {
 		req.Body = "" // the body of a request anyone could send is not kept
 	}
-	if fault := e.takeFault(operation); fault != nil {
+	if fault := e.takeFault(operation, false); fault != nil {
 		return req, fault.apiError(awsJSON, body)
 	}
 	return req, apiErr

@@ -46,7 +46,7 @@ func (e *Emulator) serveAgentCore(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case apiErr != nil:
 	case !emulated:
-		apiErr = &apiError{http.StatusNotFound, "UnknownOperationException", "awsemu does not emulate " + r.Method + " " + r.URL.Path}
+		apiErr = &apiError{status: http.StatusNotFound, code: "UnknownOperationException", message: "awsemu does not emulate " + r.Method + " " + r.URL.Path}
 	default:
 		out, apiErr = e.getCodeInterpreter(id, req.Region)
 	}

@@ -4,16 +4,19 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"time"
 )
 
-// ControlPrefix is where the emulator's own control paths live, beside the AWS APIs on the same
-// handler. They need no signature and are never recorded as requests:
+// ControlPrefix is where the emulator's own control paths live, beside the AWS APIs on both
+// listeners. They need no signature and are never recorded as requests:
 //
 //	PUT  /_emulator/code-interpreters/{id}  {"status":"READY","failureReason":""}  seed an interpreter
 //	POST /_emulator/faults                  a Fault as JSON                        fail the next requests
 //	POST /_emulator/deny                    {"operation":"GetCodeInterpreter"}     AccessDeniedException
 //	POST /_emulator/credentials             {"accessKeyId":"...","secretAccessKey":"..."}  accept only these
 //	GET  /_emulator/requests                every recorded request, as JSON
+//	GET  /_emulator/code-interpreter-sessions  the live code interpreter sessions, as JSON
+//	PUT  /_emulator/command-duration        {"duration":"5m"}  each executeCommand takes this long
 const ControlPrefix = "/_emulator/"
 
 func (e *Emulator) controlHandler() http.Handler {
@@ -68,6 +71,25 @@ func (e *Emulator) controlHandler() http.Handler {
 	mux.HandleFunc("GET "+ControlPrefix+"requests", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(e.Requests())
+	})
+	mux.HandleFunc("PUT "+ControlPrefix+"command-duration", func(w http.ResponseWriter, r *http.Request) {
+		var in struct {
+			Duration string `json:"duration"`
+		}
+		if !decodeControl(w, r, &in) {
+			return
+		}
+		d, err := time.ParseDuration(in.Duration)
+		if err != nil || d < 0 {
+			http.Error(w, "duration must be a Go duration of at least 0 (\"30s\", \"5m\")", http.StatusBadRequest)
+			return
+		}
+		e.SetCommandDuration(d)
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("GET "+ControlPrefix+"code-interpreter-sessions", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(append([]CodeInterpreterSession{}, e.CodeInterpreterSessions()...))
 	})
 	return mux
 }

@@ -48,7 +48,7 @@ func (e *Emulator) serveECR(w http.ResponseWriter, r *http.Request) {
 
 func (e *Emulator) ecrOperation(operation, region string, body []byte) (any, *apiError) {
 	if operation != "GetAuthorizationToken" {
-		return nil, &apiError{http.StatusBadRequest, "UnknownOperationException", "awsemu does not emulate ECR " + operation}
+		return nil, &apiError{status: http.StatusBadRequest, code: "UnknownOperationException", message: "awsemu does not emulate ECR " + operation}
 	}
 	if e.denies(operation) {
 		return nil, errAccessDenied(e.accountID, "ecr:GetAuthorizationToken")

@@ -1,6 +1,8 @@
 package awsemu
 
 import (
+	"errors"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -31,22 +33,30 @@ type Options struct {
 
 // Emulator is the fake AWS endpoint. It is safe for concurrent use.
 type Emulator struct {
-	// URL is the base endpoint once served by NewTestServer or Start.
+	// URL is the base endpoint once served by NewTestServer or Start: ECR, the AgentCore control
+	// plane and the control paths.
 	URL string
+	// DataPlaneURL is the AgentCore data plane's base endpoint (code interpreter sessions), on a
+	// listener of its own as AWS serves it on a host of its own; the control paths answer there too.
+	DataPlaneURL string
 
 	accountID string
 	region    string
 	now       func() time.Time
 	server    *serve.Server
+	dataPlane *serve.Server
 
 	mu           sync.Mutex
 	credentials  *staticCredentials
 	ecrToken     ecrToken
 	interpreters map[string]codeInterpreter
-	denied       map[string]bool // operation name -> AccessDeniedException
-	faults       []*Fault
-	requests     []Request
-	control      http.Handler
+	sessions     map[string]*codeInterpreterSession
+	// commandDuration is how long a command in a session takes (SetCommandDuration).
+	commandDuration time.Duration
+	denied          map[string]bool // operation name -> AccessDeniedException
+	faults          []*Fault
+	requests        []Request
+	control         http.Handler
 }
 
 type staticCredentials struct{ accessKeyID, secret string }
@@ -59,6 +69,7 @@ func New(opts Options) *Emulator {
 		now:          opts.Now,
 		ecrToken:     ecrToken{user: "AWS", password: "awsemu-ecr-password"},
 		interpreters: map[string]codeInterpreter{},
+		sessions:     map[string]*codeInterpreterSession{},
 		denied:       map[string]bool{},
 	}
 	if e.accountID == "" {
@@ -79,21 +90,36 @@ func NewTestServer(t testing.TB, opts Options) *Emulator {
 	t.Helper()
 	e := New(opts)
 	e.URL = serve.ForTest(t, e)
+	e.DataPlaneURL = serve.ForTest(t, e.DataPlane())
 	return e
 }
 
-// Start serves the emulator on addr (for example "127.0.0.1:0") until Close.
+// Start serves the emulator on addr (for example "127.0.0.1:0"), and its data plane on a free
+// port of the same host, until Close.
 func (e *Emulator) Start(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return err
+	}
 	srv, err := serve.Start(addr, e)
 	if err != nil {
 		return err
 	}
+	data, err := serve.Start(net.JoinHostPort(host, "0"), e.DataPlane())
+	if err != nil {
+		return errors.Join(err, srv.Close())
+	}
 	e.server, e.URL = srv, srv.URL
+	e.dataPlane, e.DataPlaneURL = data, data.URL
 	return nil
 }
 
-// Close stops a server started with Start.
-func (e *Emulator) Close() error { return e.server.Close() }
+// Close stops the servers started with Start.
+func (e *Emulator) Close() error { return errors.Join(e.dataPlane.Close(), e.server.Close()) }
+
+// DataPlane is the handler of the AgentCore data plane's endpoint (Emulator itself is ECR's and
+// the control plane's).
+func (e *Emulator) DataPlane() http.Handler { return http.HandlerFunc(e.serveDataPlane) }
 
 // SetCredentials makes the key pair the only one accepted, from now on.
 func (e *Emulator) SetCredentials(accessKeyID, secretAccessKey string) {

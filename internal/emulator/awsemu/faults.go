@@ -17,6 +17,10 @@ type Fault struct {
 	// EchoBody quotes the request body in the error message, as AWS validation messages quote
 	// input: a test can then check that a client keeps such messages out of its logs.
 	EchoBody bool `json:"echoBody,omitempty"`
+	// InStream sends the error inside InvokeCodeInterpreter's event stream, as an exception event
+	// after a 200 answer, instead of answering with it: what AgentCore does for a failure while
+	// the tool runs. The command does not run. Operation must be InvokeCodeInterpreter.
+	InStream bool `json:"inStream,omitempty"`
 }
 
 // InjectFault arms f. Faults are consumed in the order they were armed.
@@ -24,18 +28,22 @@ func (e *Emulator) InjectFault(f Fault) error {
 	if f.Count < 1 || (f.Status != http.StatusTooManyRequests && (f.Status < 500 || f.Status > 599)) {
 		return errors.New("awsemu: a fault needs count >= 1 and status 429 or 5xx")
 	}
+	if f.InStream && f.Operation != opInvokeCodeInterpreter {
+		return errors.New("awsemu: only InvokeCodeInterpreter answers with an event stream: an inStream fault needs that operation")
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.faults = append(e.faults, &f)
 	return nil
 }
 
-// takeFault consumes one armed fault that applies to operation, if any.
-func (e *Emulator) takeFault(operation string) *Fault {
+// takeFault consumes one armed fault that applies to operation, answered (inStream false) or
+// sent in its event stream (inStream true), if any.
+func (e *Emulator) takeFault(operation string, inStream bool) *Fault {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for i, f := range e.faults {
-		if f.Operation != "" && f.Operation != operation {
+		if (f.Operation != "" && f.Operation != operation) || f.InStream != inStream {
 			continue
 		}
 		taken := *f

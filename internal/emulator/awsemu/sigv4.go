@@ -91,10 +91,10 @@ func (e *Emulator) authenticate(r *http.Request, body []byte, service string) (s
 		return auth, errUnrecognizedClient()
 	}
 	if problem := skewProblem(signedAt, time.Now()); problem != "" {
-		return auth, &apiError{http.StatusForbidden, "InvalidSignatureException", problem}
+		return auth, &apiError{status: http.StatusForbidden, code: "InvalidSignatureException", message: problem}
 	}
 	if problem := e.scopeProblem(auth, signedAt, service); problem != "" {
-		return auth, &apiError{http.StatusForbidden, "InvalidSignatureException", problem}
+		return auth, &apiError{status: http.StatusForbidden, code: "InvalidSignatureException", message: problem}
 	}
 	if want := signature(r, body, auth, signedAt, expected.secret); subtle.ConstantTimeCompare([]byte(want), []byte(auth.signature)) != 1 {
 		return auth, errInvalidSignature()

@@ -111,6 +111,10 @@ func (s *Server) runCommand(w http.ResponseWriter, r *http.Request, sb *Sandbox)
 	for _, line := range result.Stderr {
 		event(map[string]any{"type": "stderr", "text": line})
 	}
+	if result.Serving { // a foreground command that never ends (sleep infinity, a server): the stream stays open
+		holdOpen(w, r)
+		return
+	}
 	if result.ExitCode != 0 {
 		code := strconv.Itoa(result.ExitCode)
 		event(map[string]any{"type": "error", "error": map[string]any{
@@ -119,4 +123,14 @@ func (s *Server) runCommand(w http.ResponseWriter, r *http.Request, sb *Sandbox)
 		return
 	}
 	event(map[string]any{"type": "execution_complete", "execution_time": 5})
+}
+
+// holdOpen keeps a foreground command's stream open after the output so far, as execd streams a
+// command that has not ended (components/execd/pkg/runtime/command.go reads its pipes until the
+// process exits), until the client goes: it disconnects, or its request is cancelled.
+func holdOpen(w http.ResponseWriter, r *http.Request) {
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+	<-r.Context().Done()
 }

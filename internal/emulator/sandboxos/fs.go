@@ -494,10 +494,13 @@ type readHandle struct{ *bytes.Reader }
 func (readHandle) Write([]byte) (int, error) { return 0, fs.ErrPermission }
 func (readHandle) Close() error              { return nil }
 
-// writeHandle appends what is written to its node, as it is written.
+// writeHandle appends what is written to its node, as it is written. It grows a buffer of its own
+// (amortised, so `seq 100000 > f` is linear) and gives the node a clipped view of it: whoever holds
+// the node's bytes (a reader, a snapshot) never sees them change.
 type writeHandle struct {
-	fs *FS
-	n  *node
+	fs  *FS
+	n   *node
+	buf []byte
 }
 
 func (w *writeHandle) Read([]byte) (int, error) { return 0, io.EOF }
@@ -505,8 +508,16 @@ func (w *writeHandle) Close() error             { return nil }
 func (w *writeHandle) Write(b []byte) (int, error) {
 	w.fs.mu.Lock()
 	defer w.fs.mu.Unlock()
-	w.n.data = append(slices.Clip(w.n.data), b...)
+	if !w.ownsNodeData() { // written by someone else since: go on from what the node holds
+		w.buf = slices.Clone(w.n.data)
+	}
+	w.buf = append(w.buf, b...)
+	w.n.data = slices.Clip(w.buf)
 	return len(b), nil
+}
+
+func (w *writeHandle) ownsNodeData() bool {
+	return len(w.buf) == len(w.n.data) && (len(w.buf) == 0 || &w.buf[0] == &w.n.data[0])
 }
 
 // fileInfo describes a node.

@@ -44,6 +44,8 @@ func TestShellSemantics(t *testing.T) {
 	want(t, m, "test -f /missing", 1, "")
 	want(t, m, "[ -d /etc ] && echo yes", 0, "yes\n")
 	want(t, m, `X='a b'; echo "$X" '$X'`, 0, "a b $X\n")
+	want(t, m, `X='it'\''s' Y=a\ b\$c\"d\\e; echo "$X $Y"`, 0, "it's a b$c\"d\\e\n") // bash drops an unquoted escape's backslash
+	want(t, m, `export Z=\'q\'; sh -c 'echo "$Z"'`, 0, "'q'\n")
 	want(t, m, "echo hi > /tmp/f; cat /tmp/f", 0, "hi\n")
 	want(t, m, "cat /tmp/f", 0, "hi\n") // the next command sees what the last wrote
 	want(t, m, "echo more >> /tmp/f && wc -l < /tmp/f", 0, "2\n")

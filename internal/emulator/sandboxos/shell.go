@@ -233,6 +233,7 @@ func (p *proc) runScript(ctx context.Context, src, name string, params []string,
 		_, _ = fmt.Fprintf(std.err, "%s: %v\n", shell, err)
 		return 2
 	}
+	unescapeAssignments(file)
 	var pairs []string
 	for k, v := range env {
 		pairs = append(pairs, k+"="+v)
