@@ -149,6 +149,40 @@ func (f planCheckFunc) CheckPlan(_ context.Context, req plancheck.CheckPlanReque
 	resp.Error = f(req)
 }
 
+// TestAccTemplateMovedFromDaytonaSnapshotGone: a daytona_snapshot whose snapshot no longer
+// serves (deleted, or inactive: unused for 14 days) is found gone by the refresh before the plan:
+// the plan creates the template, and the apply builds its own snapshot.
+func TestAccTemplateMovedFromDaytonaSnapshotGone(t *testing.T) {
+	for _, inactive := range []bool{false, true} {
+		t.Run(map[bool]string{false: "deleted", true: "inactive"}[inactive], func(t *testing.T) {
+			emu := newDaytona(t, daytonaemu.Options{})
+			if inactive {
+				createAsJwmoss(t, emu, "py")
+				if err := emu.Expire("py"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			seed := seedMovedState(t, "daytona_snapshot", "jwmoss/daytona", installDaytonaStub, map[string]any{
+				"id": "4f0c2a53-8c1e-4f43-9d2b-7a1e5c3b9d20", "name": "py", "image_name": testDaytonaImage, "state": "active"})
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: protoV6ProviderFactories,
+				TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_8_0)},
+				Steps: []resource.TestStep{{
+					PreConfig: func() { seed(nil) },
+					Config:    movedDaytonaConfig(emu, fmt.Sprintf(`  image = %q`, testDaytonaImage)),
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(resourceName, plancheck.ResourceActionCreate),
+					}},
+					Check: resource.ComposeAggregateTestCheckFunc(
+						resource.TestCheckResourceAttr(resourceName, "status", "SUCCESS"),
+						resource.TestMatchResourceAttr(resourceName, "template_ref.value", daytonaSnapshotName),
+					),
+				}},
+			})
+		})
+	}
+}
+
 // servedWatch fails a test when, at any request the provider makes, one of names is not the name
 // of an active snapshot: a consumer starting a sandbox from it then would find nothing to start.
 type servedWatch struct {
