@@ -115,7 +115,7 @@ func (r *templateResource) moveDaytonaSnapshot(ctx context.Context, req resource
 	}
 	name := old.Name.ValueString()
 	templateID, ours := movedSnapshotTemplate(name)
-	if err := daytona.Backend.ValidateTemplateID(templateID).Err(); err != nil || templateID == "" {
+	if err := daytona.Backend.ValidateTemplateID(templateID).Err(); err != nil {
 		resp.Diagnostics.AddError("daytona_snapshot cannot be moved",
 			fmt.Sprintf("Its name %q names no template id sandbox_template can build under: %v. %s", name, err, daytonaMoveFallback))
 		return
@@ -168,7 +168,7 @@ func movedSnapshot(ctx context.Context, old daytonaSnapshotModel, templateID str
 		m.StartCmd = startCmdOf(ctx, old.Entrypoint)
 		m.CPUCount, m.GPUCount, m.DiskGB = positiveOrNull(old.CPU), positiveOrNull(old.GPU), positiveOrNull(old.Disk)
 		if gb := old.Memory.ValueInt64(); gb > 0 {
-			m.MemoryMB = types.Int64Value(gb * 1024)
+			m.MemoryMB = types.Int64Value(gb * 1024) // whole GB there, MB here
 		}
 		result.Detail = fmt.Sprintf("it serves snapshot %s, which %s's %s made: its name carries no fingerprint of the inputs "+
 			"it was built from (%s:inputs-<fingerprint>), so the next apply builds the template's own snapshot; %s is left "+
