@@ -26,7 +26,8 @@ var _ resource.ResourceWithMoveState = (*templateResource)(nil)
 // asks for other ones (showing which), as after any build of this resource. The refresh before that
 // plan checks the template is still served, and by the recorded build when the old state kept one.
 func (r *templateResource) MoveState(context.Context) []resource.StateMover {
-	return []resource.StateMover{{SourceSchema: e2bTemplateSchemaV0(), StateMover: r.moveE2BTemplate}}
+	return []resource.StateMover{{SourceSchema: e2bTemplateSchemaV0(), StateMover: r.moveE2BTemplate},
+		{SourceSchema: daytonaSnapshotSchemaV0(), StateMover: r.moveDaytonaSnapshot}}
 }
 
 // The resource MoveState accepts: its provider (on any registry host: Terraform's, OpenTofu's or a
