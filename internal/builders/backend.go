@@ -61,6 +61,9 @@ type Backend struct {
 	// build (a Daytona snapshot's name carries its inputs' fingerprint), not by the template id:
 	// template_ref.value is then the build (TemplateBuildResult.BuildID), never the template id.
 	RefNamesBuild bool
+	// TemplateOfBuild is the template id a build's name (its template_ref value) belongs to, ""
+	// when the name is no build of this backend's. Set exactly when RefNamesBuild is.
+	TemplateOfBuild func(build string) string
 }
 
 // Builds tells whether the backend builds templates (Bedrock only refers to existing ones).

@@ -7,9 +7,10 @@ import (
 )
 
 // CheckTarget is what a check's template_ref names: a template and, where the reference itself
-// names one build (a backend with tags: "<template_id>:<build_id>", the template's build_ref), that
-// build. On a backend without tags the reference is the template id; which build it names is
-// known when the check runs (ResolveCheckBuild).
+// names one build (a backend with tags: "<template_id>:<build_id>", the template's build_ref; a
+// backend whose references name builds: the template_ref itself), that build. On another backend
+// the reference is the template id; which build it names is known when the check runs
+// (ResolveCheckBuild).
 type CheckTarget struct {
 	TemplateID string
 	Build      string
@@ -20,6 +21,13 @@ type CheckTarget struct {
 func ParseCheckTarget(b *Backend, ref string) (CheckTarget, string) {
 	if !b.Checks {
 		return CheckTarget{}, "the " + b.Title + " backend cannot start sandboxes from its builds yet, so nothing can check them"
+	}
+	if b.RefNamesBuild { // the reference is one build already: the snapshot a consumer starts
+		templateID := b.TemplateOfBuild(ref)
+		if templateID == "" {
+			return CheckTarget{}, fmt.Sprintf("%q names no build of a %s template: pass the template's template_ref", ref, b.Title)
+		}
+		return CheckTarget{TemplateID: templateID, Build: ref}, ""
 	}
 	if b.Tags == nil {
 		if errs := b.ValidateTemplateID(ref); len(errs) > 0 {

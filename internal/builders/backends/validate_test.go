@@ -155,7 +155,8 @@ func TestDescriptorsAreComplete(t *testing.T) {
 //   - Builds (Sources) exactly when the builder is a builders.Deleter: what it built, destroy removes;
 //   - ConsumersPassStepsContext exactly when SandboxEntrypoint is set (a template that keeps no
 //     process state keeps neither), and only for a backend that uses steps;
-//   - Checks exactly when the builder is a builders.SandboxStarter.
+//   - Checks exactly when the builder is a builders.SandboxStarter;
+//   - RefNamesBuild exactly when TemplateOfBuild is set.
 func TestCapabilitiesMatchBuilders(t *testing.T) {
 	awsemu.IsolateSDK(t, nil) // bedrock's Open loads the AWS configuration: never the machine's own
 	settings := builders.Settings{Values: map[string]string{
@@ -188,6 +189,9 @@ func TestCapabilitiesMatchBuilders(t *testing.T) {
 		}
 		if _, deleter := built.(builders.Deleter); deleter != b.Builds() {
 			t.Errorf("%s: Builds() = %v (Sources %v), but its builder is a builders.Deleter: %v", b.Name, b.Builds(), b.Sources, deleter)
+		}
+		if names := b.TemplateOfBuild != nil; names != b.RefNamesBuild {
+			t.Errorf("%s: RefNamesBuild = %v, but TemplateOfBuild set = %v: a check must tell the template of a build's name", b.Name, b.RefNamesBuild, names)
 		}
 		if entrypoint := b.SandboxEntrypoint != nil; entrypoint != b.ConsumersPassStepsContext {
 			t.Errorf("%s: ConsumersPassStepsContext = %v, but SandboxEntrypoint set = %v: a template keeps both its process and "+

@@ -38,14 +38,15 @@ var Backend = builders.Backend{
 		"base_template":    "Daytona builds snapshots from an image; it has no templates to build on",
 		"dockerfile":       "build from image, packages and steps instead",
 	},
-	Lists:         true,
-	RegistryLogin: true,
-	Settings:      []builders.Setting{settingAPIKey, settingAPIURL, settingTarget, settingOrganizationID},
-	Blocks:        []builders.SettingBlock{{Path: "daytona", Description: "Daytona API access."}},
-	Open:          open,
-	Check:         check,
-	Checks:        true,
-	RefNamesBuild: true,
+	Lists:           true,
+	RegistryLogin:   true,
+	Settings:        []builders.Setting{settingAPIKey, settingAPIURL, settingTarget, settingOrganizationID},
+	Blocks:          []builders.SettingBlock{{Path: "daytona", Description: "Daytona API access."}},
+	Open:            open,
+	Check:           check,
+	Checks:          true,
+	RefNamesBuild:   true,
+	TemplateOfBuild: templateOf,
 }
 
 // Backend is Daytona's descriptor.
