@@ -220,6 +220,7 @@ func (s *sequence) interrupt(out *outcome, st step) error {
 		}
 		return err
 	}
+	s.allowLostState(out)
 	if r, err := s.apply(out, s.dirs[0]); err != nil || !strings.Contains(r.output, "Error acquiring the state lock") {
 		return err
 	}
@@ -232,6 +233,18 @@ func (s *sequence) interrupt(out *outcome, st step) error {
 	}
 	_, err = s.apply(out, s.dirs[0])
 	return err
+}
+
+// allowLostState widens what a kill -9 step may build when the kill landed while the CLI saved the
+// state and left the file truncated (the CLIs' hazard, see interrupt): the re-run apply starts
+// from no state and creates every template again, so, as any create may, it builds each one not
+// already serving a build of its inputs (on OpenSandbox, whose snapshots record none, every one).
+func (s *sequence) allowLostState(out *outcome) {
+	if state, err := s.dirs[0].readState(); err == nil && state != nil {
+		return
+	}
+	s.mayBuild(out.mayBuild, s.cfg, nil, true)
+	out.note = strings.TrimPrefix(out.note+"; the kill left no readable state: the next apply started from none", "; ")
 }
 
 // osbSnapshotPrefix is where a builder sandbox's snapshot is requested (sandbox ids are sbx-N):
