@@ -214,15 +214,13 @@ func (s *sequence) interrupt(out *outcome, st step) error {
 	}
 	r, err := p.wait()
 	out.runs = append(out.runs, r)
-	if signalled && st.Verb == verbKill {
-		s.mayBuildWhatTheKillLost(out)
-	}
 	if err != nil || st.Verb == verbInterrupt {
 		if err == nil && r.code == 0 {
 			out.converge = append(out.converge, s.dirs[0])
 		}
 		return err
 	}
+	s.allowLostState(out)
 	if r, err := s.apply(out, s.dirs[0]); err != nil || !strings.Contains(r.output, "Error acquiring the state lock") {
 		return err
 	}
@@ -237,17 +235,16 @@ func (s *sequence) interrupt(out *outcome, st step) error {
 	return err
 }
 
-// mayBuildWhatTheKillLost lets the recovery build what a kill -9 took out of the state file:
-// Terraform writes its local state in place (statemgr.Filesystem.WriteState truncates
-// terraform.tfstate, then writes it), so a kill between the two leaves it empty and the re-run
-// starts from no state, creating again what it recorded (E2B adopts a build of the same inputs; an
-// OpenSandbox snapshot records none, so it is built again).
-func (s *sequence) mayBuildWhatTheKillLost(out *outcome) {
-	state, err := s.dirs[0].readState()
-	if err != nil || state == nil {
-		state = map[string]instance{} // empty or cut: Terraform reads no state from it
+// allowLostState widens what a kill -9 step may build when the kill landed while the CLI saved the
+// state and left the file truncated (the CLIs' hazard, see interrupt): the re-run apply starts
+// from no state and creates every template again, so, as any create may, it builds each one not
+// already serving a build of its inputs (on OpenSandbox, whose snapshots record none, every one).
+func (s *sequence) allowLostState(out *outcome) {
+	if state, err := s.dirs[0].readState(); err == nil && state != nil {
+		return
 	}
-	s.mayBuild(out.mayBuild, s.cfg, state, false)
+	s.mayBuild(out.mayBuild, s.cfg, nil, true)
+	out.note = strings.TrimPrefix(out.note+"; the kill left no readable state: the next apply started from none", "; ")
 }
 
 // osbSnapshotPrefix is where a builder sandbox's snapshot is requested (sandbox ids are sbx-N):

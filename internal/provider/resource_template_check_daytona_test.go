@@ -62,7 +62,7 @@ func TestAccTemplateCheckDaytona(t *testing.T) {
 				),
 			},
 			{
-				Config: daytonaCheckConfig(emu, `[{ run = "python3 -c 'import polars'" }]`),
+				Config:      daytonaCheckConfig(emu, `[{ run = "python3 -c 'import polars'" }]`),
 				ExpectError: regexp.MustCompile(`(?s)import polars.*exited with 1.*No module named .polars.`),
 			},
 			{

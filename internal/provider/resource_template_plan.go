@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -19,7 +20,7 @@ import (
 // call), or the image's tag moved.
 func buildInputsChanged(plan, state templateModel) bool {
 	for _, f := range templateCodec().withRole(roleInput) {
-		if !plan.value(f).Equal(state.value(f)) {
+		if !withSizingDefault(f, plan.value(f)).Equal(withSizingDefault(f, state.value(f))) {
 			return true
 		}
 	}
@@ -54,6 +55,19 @@ func (m *templateModel) planActivation(state templateModel) {
 	m.copyResult(state)
 	m.Status = types.StringValue(string(builders.StatusSkipped))
 	m.Detail = types.StringUnknown()
+}
+
+// sizingDefaults are what an unset cpu_count or memory_mb means: the size E2B builds with and the
+// build's fingerprint records. Writing a default out, or removing it, changes no build input, so
+// it builds nothing, not even with force_rebuild (which forces a build, not a change of inputs).
+var sizingDefaults = map[string]int64{"cpu_count": builders.DefaultSandboxCPUCount, "memory_mb": builders.DefaultSandboxMemoryMB}
+
+// withSizingDefault is v, an input of field f, with an unset size read as its default.
+func withSizingDefault(f codecField, v attr.Value) attr.Value {
+	if def, sized := sizingDefaults[f.name]; sized && v.IsNull() {
+		return types.Int64Value(def)
+	}
+	return v
 }
 
 // keepsBuild tells whether an update keeps the current build: no build input changed and nothing
