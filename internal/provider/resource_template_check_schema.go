@@ -73,7 +73,8 @@ func templateCheckSchema() schema.Schema {
 			"template_ref": schema.SingleNestedAttribute{Required: true,
 				MarkdownDescription: "The build to check, as the template outputs it. A reference to exactly one build where the " +
 					"backend has one: `sandbox_template.x.build_ref` (E2B, `<template_id>:<build_id>`; a plain name or a tag, " +
-					"which move, are refused). Where it has none, `sandbox_template.x.template_ref`: an OpenSandbox snapshot name, " +
+					"which move, are refused). On Daytona `sandbox_template.x.template_ref` is one build already (the snapshot's " +
+					"name). Elsewhere, `sandbox_template.x.template_ref`: an OpenSandbox snapshot name, " +
 					"checked as the newest Ready snapshot of the name when the check runs, or a Bedrock code interpreter id. A " +
 					"plan that finds the name serving another snapshot than the one checked replaces the check, with a warning; " +
 					"so that the apply that rebuilds the template also checks the new snapshot, add " +
@@ -116,7 +117,7 @@ func templateCheckSchema() schema.Schema {
 				MarkdownDescription: "OpenSandbox: the user the commands run as: pass the template's `sandbox_user`. Changing it replaces the check.",
 				PlanModifiers:       replace},
 			"build_id": schema.StringAttribute{Computed: true,
-				MarkdownDescription: "The build that passed the check: E2B's build id, the OpenSandbox snapshot id, the Bedrock " +
+				MarkdownDescription: "The build that passed the check: E2B's build id, the OpenSandbox snapshot id, the Daytona snapshot name, the Bedrock " +
 					"code interpreter id. Use it as a `sandbox_template_tag`'s `target` so the tag moves only after a pass."},
 			"checked_at": schema.StringAttribute{Computed: true, MarkdownDescription: "RFC 3339 time the check passed."},
 			"results": schema.ListNestedAttribute{Computed: true,
