@@ -9,14 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -368,17 +364,7 @@ func TestMoveDaytonaSnapshotState(t *testing.T) {
 		return out
 	}
 	const ownName = "data-science:inputs-0123456789abcdef"
-	for _, tt := range []struct {
-		name         string
-		provider     string
-		typeName     string
-		version      int64
-		attributes   map[string]any
-		want         map[string]any // attributes of the moved state
-		wantImported bool
-		wantWarnings []string
-		wantError    string
-	}{
+	runMoveCases(t, "registry.terraform.io/jwmoss/daytona", "daytona_snapshot", []moveCase{
 		{name: "a snapshot another tool named", attributes: snapshot, want: map[string]any{"backend": "daytona",
 			"template_id": "data-science", "id": "data-science", "image": "python:3.12", "start_cmd": "python3 -m http.server",
 			"cpu_count": int64(2), "memory_mb": int64(4096), "disk_gb": int64(10), "gpu_count": nil, "build_id": "data-science",
@@ -410,73 +396,5 @@ func TestMoveDaytonaSnapshotState(t *testing.T) {
 		{name: "another resource of jwmoss/daytona", typeName: "daytona_sandbox", attributes: snapshot,
 			wantError: "does not include support for the given source resource"},
 		{name: "a name no template id can be", attributes: with(map[string]any{"name": "Team/Data.Science"}), wantError: "cannot be moved"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			source := map[string]string{"provider": "registry.terraform.io/jwmoss/daytona", "type": "daytona_snapshot"}
-			if tt.provider != "" {
-				source["provider"] = tt.provider
-			}
-			if tt.typeName != "" {
-				source["type"] = tt.typeName
-			}
-			raw, _ := json.Marshal(tt.attributes)
-			server := providerserver.NewProtocol6(New("test")())()
-			resp, err := server.MoveResourceState(context.Background(), &tfprotov6.MoveResourceStateRequest{
-				SourceProviderAddress: source["provider"], SourceTypeName: source["type"], SourceSchemaVersion: tt.version,
-				SourceState: &tfprotov6.RawState{JSON: raw}, TargetTypeName: "sandbox_template"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var errs, warnings []string
-			for _, d := range resp.Diagnostics {
-				if d.Severity == tfprotov6.DiagnosticSeverityError {
-					errs = append(errs, d.Summary+": "+d.Detail)
-				} else {
-					warnings = append(warnings, d.Detail)
-				}
-			}
-			if tt.wantError != "" {
-				if len(errs) != 1 || !strings.Contains(errs[0], tt.wantError) {
-					t.Fatalf("errors %q, want one saying %q", errs, tt.wantError)
-				}
-				return
-			}
-			if len(errs) > 0 {
-				t.Fatalf("errors: %q", errs)
-			}
-			for _, want := range tt.wantWarnings {
-				if !slices.ContainsFunc(warnings, func(w string) bool { return strings.Contains(w, want) }) {
-					t.Errorf("warnings %q, want one saying %q", warnings, want)
-				}
-			}
-			state, err := resp.TargetState.Unmarshal(templateCodec().objectType)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var moved templateModel
-			if diags := readModel(context.Background(), state, &moved); diags.HasError() {
-				t.Fatal(diags)
-			}
-			for name, want := range tt.want {
-				if got := movedValue(moved, name); got != want {
-					t.Errorf("%s = %#v, want %#v", name, got, want)
-				}
-			}
-			if imported := bytes.Contains(resp.TargetPrivate, []byte(privateImported)); imported != tt.wantImported {
-				t.Errorf("marked imported: %t, want %t", imported, tt.wantImported)
-			}
-		})
-	}
-}
-
-// movedValue is a moved state's attribute as Go's (plainValue), "<ref>.value" a reference's value.
-func movedValue(m templateModel, name string) any {
-	if ref, ok := strings.CutSuffix(name, ".value"); ok {
-		value, _ := m.attribute(ref).(interface{ Attributes() map[string]attr.Value })
-		if value == nil {
-			return nil
-		}
-		return plainValue(value.Attributes()["value"])
-	}
-	return plainValue(m.attribute(name))
+	})
 }

@@ -281,17 +281,7 @@ func TestMoveE2BTemplateState(t *testing.T) {
 		}
 		return out
 	}
-	for _, tt := range []struct {
-		name         string
-		provider     string
-		typeName     string
-		version      int64
-		attributes   map[string]any
-		want         map[string]any // attributes of the moved state
-		wantImported bool
-		wantWarnings []string
-		wantError    string
-	}{
+	runMoveCases(t, "registry.terraform.io/536tech/e2b", "e2b_template", []moveCase{
 		{name: "every input and the build", attributes: ready, want: map[string]any{"backend": "e2b", "template_id": "data-science",
 			"id": "data-science", "image": "python:3.12", "start_cmd": "python3 -m http.server", "ready_cmd": "curl -s localhost:8000",
 			"cpu_count": int64(4), "memory_mb": int64(2048), "build_id": "3f67ca8a-1ce2-4366-a455-d805b751fe91", "status": "SKIPPED",
@@ -318,9 +308,63 @@ func TestMoveE2BTemplateState(t *testing.T) {
 		{name: "another resource of 536tech/e2b", typeName: "e2b_sandbox", attributes: ready,
 			wantError: "does not include support for the given source resource"},
 		{name: "no alias", attributes: with(map[string]any{"name": nil, "aliases": []string{}}), wantError: "cannot be moved"},
-	} {
+	})
+}
+
+// movedValue is a moved state's attribute as Go's (plainValue), "<ref>.value" a reference's value.
+func movedValue(m templateModel, name string) any {
+	if ref, ok := strings.CutSuffix(name, ".value"); ok {
+		value, _ := m.attribute(ref).(interface{ Attributes() map[string]attr.Value })
+		if value == nil {
+			return nil
+		}
+		return plainValue(value.Attributes()["value"])
+	}
+	return plainValue(m.attribute(name))
+}
+
+// plainValue is a state value as Go's: a string, int64 or bool, nil when null.
+func plainValue(v attr.Value) any {
+	switch v := v.(type) {
+	case types.String:
+		if v.IsNull() {
+			return nil
+		}
+		return v.ValueString()
+	case types.Int64:
+		if v.IsNull() {
+			return nil
+		}
+		return v.ValueInt64()
+	case types.Bool:
+		if v.IsNull() {
+			return nil
+		}
+		return v.ValueBool()
+	}
+	return v
+}
+
+// moveCase is one MoveResourceState call from a source provider's resource (provider and typeName
+// default to the test's) and what it must come to.
+type moveCase struct {
+	name         string
+	provider     string
+	typeName     string
+	version      int64
+	attributes   map[string]any
+	want         map[string]any // attributes of the moved state ("<ref>.value": a reference's value)
+	wantImported bool
+	wantWarnings []string
+	wantError    string
+}
+
+// runMoveCases moves each case's state through the provider's protocol server, as a CLI's moved
+// block does, and checks the errors, warnings, attributes and the imported mark it comes to.
+func runMoveCases(t *testing.T, provider, typeName string, cases []moveCase) {
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
-			source := map[string]string{"provider": "registry.terraform.io/536tech/e2b", "type": "e2b_template"}
+			source := map[string]string{"provider": provider, "type": typeName}
 			if tt.provider != "" {
 				source["provider"] = tt.provider
 			}
@@ -366,7 +410,7 @@ func TestMoveE2BTemplateState(t *testing.T) {
 				t.Fatal(diags)
 			}
 			for name, want := range tt.want {
-				if got := plainValue(moved.attribute(name)); got != want {
+				if got := movedValue(moved, name); got != want {
 					t.Errorf("%s = %#v, want %#v", name, got, want)
 				}
 			}
@@ -375,26 +419,4 @@ func TestMoveE2BTemplateState(t *testing.T) {
 			}
 		})
 	}
-}
-
-// plainValue is a state value as Go's: a string, int64 or bool, nil when null.
-func plainValue(v attr.Value) any {
-	switch v := v.(type) {
-	case types.String:
-		if v.IsNull() {
-			return nil
-		}
-		return v.ValueString()
-	case types.Int64:
-		if v.IsNull() {
-			return nil
-		}
-		return v.ValueInt64()
-	case types.Bool:
-		if v.IsNull() {
-			return nil
-		}
-		return v.ValueBool()
-	}
-	return v
 }
