@@ -6,9 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -35,7 +32,7 @@ func TestAccTemplateMovedFromDaytonaSnapshot(t *testing.T) {
 	emu := newDaytona(t, daytonaemu.Options{OnRequest: watch.onRequest})
 	watch.url = emu.URL
 	createAsJwmoss(t, emu, old)
-	seed := seedMovedState(t, "daytona_snapshot", "jwmoss/daytona", installDaytonaStub, map[string]any{
+	seed := seedMovedState(t, "jwmoss/daytona", "daytona_snapshot.py", map[string]any{
 		"id": "4f0c2a53-8c1e-4f43-9d2b-7a1e5c3b9d20", "name": old, "organization_id": "org", "image_name": testDaytonaImage,
 		"entrypoint": []string{"/bin/sh", "-c", "sleep infinity"}, "cpu": 1, "gpu": 0, "gpu_type": nil, "gpu_types": nil,
 		"memory": 1, "disk": 3, "build_info": nil, "region_id": nil, "region_ids": []string{"us"}, "sandbox_class": nil,
@@ -96,7 +93,7 @@ func TestAccTemplateMovedFromDaytonaSnapshotNamedByItsInputs(t *testing.T) {
   image     = %q
   start_cmd = "sleep infinity"`, testDaytonaImage)
 	var built string
-	seed := seedMovedState(t, "daytona_snapshot", "jwmoss/daytona", installDaytonaStub, map[string]any{})
+	seed := seedMovedState(t, "jwmoss/daytona", "daytona_snapshot.py", map[string]any{})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_8_0)},
@@ -158,7 +155,7 @@ func TestAccTemplateMovedFromDaytonaSnapshotGone(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			seed := seedMovedState(t, "daytona_snapshot", "jwmoss/daytona", installDaytonaStub, map[string]any{
+			seed := seedMovedState(t, "jwmoss/daytona", "daytona_snapshot.py", map[string]any{
 				"id": "4f0c2a53-8c1e-4f43-9d2b-7a1e5c3b9d20", "name": "py", "image_name": testDaytonaImage, "state": "active"})
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: protoV6ProviderFactories,
@@ -253,64 +250,6 @@ func daytonaCall(t *testing.T, emu *daytonaemu.Server, method, path string, body
 			t.Fatalf("%s %s: %v", method, path, err)
 		}
 	}
-}
-
-// seedMovedState returns a function that puts in the test's working directory a state holding
-// only <resourceType>.py, written by provider at schema version 0 with attributes (those given
-// to the function override them), after installing the stand-in for provider. plugin-testing has
-// no way to start from a state, so the test keeps its working directories where it can find them
-// (TF_ACC_TEMP_DIR). Called from a step's PreConfig (after the CLI version check: older CLIs skip
-// before building the stand-in).
-func seedMovedState(t *testing.T, resourceType, provider string, install func(*testing.T), attributes map[string]any) func(map[string]any) {
-	t.Helper()
-	temp := t.TempDir()
-	t.Setenv("TF_ACC_TEMP_DIR", temp)
-	return func(overrides map[string]any) {
-		install(t)
-		all := map[string]any{}
-		for k, v := range attributes {
-			all[k] = v
-		}
-		for k, v := range overrides {
-			all[k] = v
-		}
-		host := os.Getenv("TF_ACC_PROVIDER_HOST") // OpenTofu's registry for tofu, as its state names it
-		if host == "" {
-			host = "registry.terraform.io"
-		}
-		state, err := json.Marshal(map[string]any{"version": 4, "terraform_version": "1.9.0", "serial": 10,
-			"lineage": "0b8e6f3a-2c4d-4e1f-9a7b-5d3c1e2f4a60", "outputs": map[string]any{},
-			"resources": []any{map[string]any{"mode": "managed", "type": resourceType, "name": "py",
-				"provider":  fmt.Sprintf("provider[%q]", host+"/"+provider),
-				"instances": []any{map[string]any{"schema_version": 0, "attributes": all, "sensitive_attributes": []any{}}}}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		dirs, _ := filepath.Glob(filepath.Join(temp, "plugintest[0-9]*", "work*"))
-		if len(dirs) != 1 {
-			t.Fatalf("working directories %v, want the test's one", dirs)
-		}
-		if err := os.WriteFile(filepath.Join(dirs[0], "terraform.tfstate"), state, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// installDaytonaStub builds testdata/daytonastub and points the CLI at it for jwmoss/daytona, as
-// installE2BStub does for 536tech/e2b.
-func installDaytonaStub(t *testing.T) {
-	t.Helper()
-	dir := t.TempDir()
-	out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "terraform-provider-daytona"), "./testdata/daytonastub").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build ./testdata/daytonastub: %v\n%s", err, out)
-	}
-	rc := filepath.Join(dir, "daytona-stub.tfrc")
-	config := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"jwmoss/daytona\" = %q\n  }\n  direct {}\n}\n", dir)
-	if err := os.WriteFile(rc, []byte(config), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("TF_CLI_CONFIG_FILE", rc)
 }
 
 // movedDaytonaConfig is the configuration that takes daytona_snapshot.py over.

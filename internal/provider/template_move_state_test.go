@@ -162,33 +162,8 @@ func seedE2BTemplateState(t *testing.T, b e2bTemplateBuild, inputs map[string]an
 		"aliases": []string{b.alias}, "names": []string{"emulator/" + b.alias}, "created_at": "2026-06-20T10:00:00Z",
 		"updated_at": "2026-06-20T10:00:00Z", "last_spawned_at": nil, "spawn_count": 0, "build_count": 1,
 		"envd_version": "0.2.0", "build_status": "ready"}
-	for k, v := range inputs {
-		attributes[k] = v
-	}
-	host := os.Getenv("TF_ACC_PROVIDER_HOST") // OpenTofu's registry for tofu, as its state names it
-	if host == "" {
-		host = "registry.terraform.io"
-	}
-	state, err := json.Marshal(map[string]any{"version": 4, "terraform_version": "1.9.0", "serial": 1,
-		"lineage": "6a1f3c2e-5b1d-4e7a-9c3f-2d8e4b6a7c10", "outputs": map[string]any{},
-		"resources": []any{map[string]any{"mode": "managed", "type": "e2b_template", "name": "ds",
-			"provider":  fmt.Sprintf("provider[%q]", host+"/536tech/e2b"),
-			"instances": []any{map[string]any{"schema_version": 0, "attributes": attributes, "sensitive_attributes": []any{}}}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	temp := t.TempDir()
-	t.Setenv("TF_ACC_TEMP_DIR", temp)
-	return func() {
-		installE2BStub(t) // here, after the CLI version check: older CLIs skip before building it
-		dirs, _ := filepath.Glob(filepath.Join(temp, "plugintest[0-9]*", "work*"))
-		if len(dirs) != 1 {
-			t.Fatalf("working directories %v, want the test's one", dirs)
-		}
-		if err := os.WriteFile(filepath.Join(dirs[0], "terraform.tfstate"), state, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	seed := seedMovedState(t, "536tech/e2b", "e2b_template.ds", attributes)
+	return func() { seed(inputs) }
 }
 
 // movedConfig is the configuration that takes e2b_template.ds over: the provider, the moved block
@@ -207,22 +182,68 @@ resource "sandbox_template" "ds" {
 `, inputs)
 }
 
-// installE2BStub builds testdata/e2bstub and points the CLI at it for 536tech/e2b: a state names
-// its provider, and the CLI plans nothing until every provider a state names is installed. Each
-// test builds it into its own temporary directory (Go's build cache makes the second build quick).
-func installE2BStub(t *testing.T) {
+// installProviderStub builds testdata/providerstub as source's provider ("536tech/e2b": a provider
+// "e2b") and points the CLI at it: a state names its provider, and the CLI plans nothing until every
+// provider a state names is installed, yet a move asks nothing of the source provider. Each test
+// builds it into its own temporary directory (Go's build cache makes the second build quick).
+func installProviderStub(t *testing.T, source string) {
 	t.Helper()
 	dir := t.TempDir()
-	out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "terraform-provider-e2b"), "./testdata/e2bstub").CombinedOutput()
+	_, typeName, _ := strings.Cut(source, "/")
+	ldflags := fmt.Sprintf("-X main.address=registry.terraform.io/%s -X main.typeName=%s", source, typeName)
+	out, err := exec.Command("go", "build", "-ldflags", ldflags, "-o", filepath.Join(dir, "terraform-provider-"+typeName), "./testdata/providerstub").CombinedOutput()
 	if err != nil {
-		t.Fatalf("go build ./testdata/e2bstub: %v\n%s", err, out)
+		t.Fatalf("go build ./testdata/providerstub: %v\n%s", err, out)
 	}
-	rc := filepath.Join(dir, "e2b-stub.tfrc")
-	config := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"536tech/e2b\" = %q\n  }\n  direct {}\n}\n", dir)
+	rc := filepath.Join(dir, "provider-stub.tfrc")
+	config := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    %q = %q\n  }\n  direct {}\n}\n", source, dir)
 	if err := os.WriteFile(rc, []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("TF_CLI_CONFIG_FILE", rc)
+}
+
+// seedMovedState returns a function that puts in the test's working directory a state holding
+// only address (<type>.<name>), written by provider at schema version 0 with attributes (those
+// given to the function override them), after installing the stand-in for provider
+// (installProviderStub). plugin-testing has
+// no way to start from a state, so the test keeps its working directories where it can find them
+// (TF_ACC_TEMP_DIR). Called from a step's PreConfig (after the CLI version check: older CLIs skip
+// before building the stand-in).
+func seedMovedState(t *testing.T, provider, address string, attributes map[string]any) func(map[string]any) {
+	resourceType, name, _ := strings.Cut(address, ".")
+	t.Helper()
+	temp := t.TempDir()
+	t.Setenv("TF_ACC_TEMP_DIR", temp)
+	return func(overrides map[string]any) {
+		installProviderStub(t, provider)
+		all := map[string]any{}
+		for k, v := range attributes {
+			all[k] = v
+		}
+		for k, v := range overrides {
+			all[k] = v
+		}
+		host := os.Getenv("TF_ACC_PROVIDER_HOST") // OpenTofu's registry for tofu, as its state names it
+		if host == "" {
+			host = "registry.terraform.io"
+		}
+		state, err := json.Marshal(map[string]any{"version": 4, "terraform_version": "1.9.0", "serial": 10,
+			"lineage": "0b8e6f3a-2c4d-4e1f-9a7b-5d3c1e2f4a60", "outputs": map[string]any{},
+			"resources": []any{map[string]any{"mode": "managed", "type": resourceType, "name": name,
+				"provider":  fmt.Sprintf("provider[%q]", host+"/"+provider),
+				"instances": []any{map[string]any{"schema_version": 0, "attributes": all, "sensitive_attributes": []any{}}}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dirs, _ := filepath.Glob(filepath.Join(temp, "plugintest[0-9]*", "work*"))
+		if len(dirs) != 1 {
+			t.Fatalf("working directories %v, want the test's one", dirs)
+		}
+		if err := os.WriteFile(filepath.Join(dirs[0], "terraform.tfstate"), state, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // changes checks that the plan changes address's attribute from before to after.

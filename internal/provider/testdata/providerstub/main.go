@@ -1,8 +1,8 @@
-// Command daytonastub stands in for the community Daytona provider (jwmoss/daytona) in the tests
-// that move its daytona_snapshot to sandbox_template: the CLI needs every provider a state names
-// to be installed, yet a move asks nothing of the source provider (the target's
-// MoveResourceState reads the old state). It serves an empty provider; the tests install it with
-// a dev override.
+// Command providerstub stands in for a community provider (536tech/e2b, jwmoss/daytona) in the tests
+// that move its resources to sandbox_template: the CLI needs every provider a state names to be
+// installed, yet a move asks nothing of the source provider (the target's MoveResourceState reads
+// the old state). It serves an empty provider, named at build time (-ldflags -X main.address=...
+// -X main.typeName=...); the tests install it with a dev override (installProviderStub).
 package main
 
 import (
@@ -15,10 +15,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
 
+var address, typeName string // set by the build
+
 type stub struct{}
 
 func (stub) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
-	resp.TypeName = "daytona"
+	resp.TypeName = typeName
 }
 func (stub) Schema(context.Context, provider.SchemaRequest, *provider.SchemaResponse)          {}
 func (stub) Configure(context.Context, provider.ConfigureRequest, *provider.ConfigureResponse) {}
@@ -27,7 +29,7 @@ func (stub) DataSources(context.Context) []func() datasource.DataSource         
 
 func main() {
 	if err := providerserver.Serve(context.Background(), func() provider.Provider { return stub{} },
-		providerserver.ServeOpts{Address: "registry.terraform.io/jwmoss/daytona"}); err != nil {
+		providerserver.ServeOpts{Address: address}); err != nil {
 		log.Fatal(err)
 	}
 }
