@@ -9,7 +9,6 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -176,21 +175,11 @@ func (s *objectStore) has(ctx context.Context, prefix string) (bool, error) {
 // putTar puts c's files as a tar at key, spooled to a temporary file so the request carries its
 // exact length.
 func (s *objectStore) putTar(ctx context.Context, key string, c stepContext) error {
-	spool, err := os.CreateTemp("", "daytona-context-*.tar")
+	spool, size, done, err := builders.Spool("daytona-context-*.tar", func(w io.Writer) error { return writeContextTar(w, c) })
 	if err != nil {
 		return err
 	}
-	defer func() { _ = spool.Close(); _ = os.Remove(spool.Name()) }()
-	if err := writeContextTar(spool, c); err != nil {
-		return err
-	}
-	size, err := spool.Seek(0, io.SeekCurrent)
-	if err != nil {
-		return err
-	}
-	if _, err := spool.Seek(0, io.SeekStart); err != nil {
-		return err
-	}
+	defer done()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPut, s.base.JoinPath(s.bucket, key).String(), io.NopCloser(spool))
 	if err != nil {
 		return err

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"time"
 
 	"github.com/sandboxtf/terraform-provider-sandbox/internal/builders"
@@ -67,21 +66,11 @@ func (b *Builder) uploadFiles(ctx context.Context, templateID string, uploads []
 // The link is a storage bucket's, not the API's: a client of its own, bounded only by the build's
 // context (a large upload outlasts the per-request timeout).
 func (b *Builder) putArchive(ctx context.Context, link string, files builders.StepFiles) error {
-	spool, err := os.CreateTemp("", "sandbox-template-files-*.tar.gz")
+	spool, size, done, err := builders.Spool("sandbox-template-files-*.tar.gz", func(w io.Writer) error { return writeArchive(w, files) })
 	if err != nil {
 		return err
 	}
-	defer func() { _ = spool.Close(); _ = os.Remove(spool.Name()) }()
-	if err := writeArchive(spool, files); err != nil {
-		return err
-	}
-	size, err := spool.Seek(0, io.SeekCurrent)
-	if err != nil {
-		return err
-	}
-	if _, err := spool.Seek(0, io.SeekStart); err != nil {
-		return err
-	}
+	defer done()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPut, link, spool)
 	if err != nil {
 		return err
