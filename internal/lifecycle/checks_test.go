@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"syscall"
-	"time"
 )
 
 // checkProblems judges the checks (sandbox_template_check) and their gate tags after a step:
@@ -86,30 +85,12 @@ func recordedCheckProblem(attrs map[string]any) string {
 // one still runs then. The CLI must stop by itself; checkProblems then finds no check sandbox
 // running and no check recorded.
 func (s *sequence) interruptCheck(out *outcome, st step) error {
-	delay, err := time.ParseDuration(st.Arg)
+	p, signalled, err := s.applySignalled(st.Arg, syscall.SIGINT, func() (bool, error) {
+		running, err := s.emu.checkSandboxes()
+		return len(running) > 0, err
+	}, nil)
 	if err != nil {
 		return err
-	}
-	p, err := s.dirs[0].start("apply", "-auto-approve", "-input=false", "-no-color")
-	if err != nil {
-		return err
-	}
-	signalled := false
-	for waiting := true; waiting; {
-		select {
-		case <-p.done:
-			waiting = false
-		case <-time.After(20 * time.Millisecond):
-			running, err := s.emu.checkSandboxes()
-			if err != nil {
-				return err
-			}
-			if len(running) > 0 {
-				time.Sleep(delay)
-				p.signal(syscall.SIGINT)
-				signalled, waiting = true, false
-			}
-		}
 	}
 	if !signalled {
 		out.note = "no check was running to interrupt"

@@ -177,38 +177,22 @@ func (s *sequence) apply(out *outcome, d *workdir) (run, error) {
 // recovers: apply again and, when the state is still locked, force-unlock it by the lock's id and
 // apply once more. After SIGINT the CLI must stop by itself, and the next step goes on from there.
 func (s *sequence) interrupt(out *outcome, st step) error {
-	delay, err := time.ParseDuration(st.Arg)
-	if err != nil {
-		return err
-	}
 	before, _, err := s.emu.startedBuilds()
 	if err != nil {
 		return err
 	}
-	p, err := s.dirs[0].start("apply", "-auto-approve", "-input=false", "-no-color")
+	sig := map[string]syscall.Signal{verbInterrupt: syscall.SIGINT, verbKill: syscall.SIGKILL}[st.Verb]
+	p, signalled, err := s.applySignalled(st.Arg, sig, func() (bool, error) {
+		started, running, err := s.emu.startedBuilds()
+		return len(started) > len(before) && running, err
+	}, func() bool {
+		_, running, err := s.emu.startedBuilds()
+		return err == nil && running
+	})
 	if err != nil {
 		return err
 	}
-	signalled := false
-	for waiting := true; waiting; {
-		select {
-		case <-p.done:
-			waiting = false
-		case <-time.After(20 * time.Millisecond):
-			started, running, err := s.emu.startedBuilds()
-			if err != nil {
-				return err
-			}
-			if len(started) > len(before) && running {
-				time.Sleep(delay)
-				if _, running, err = s.emu.startedBuilds(); err == nil && running {
-					p.signal(map[string]syscall.Signal{verbInterrupt: syscall.SIGINT, verbKill: syscall.SIGKILL}[st.Verb])
-					signalled, out.killedCLI = true, st.Verb == verbKill
-				}
-				waiting = false
-			}
-		}
-	}
+	out.killedCLI = signalled && sig == syscall.SIGKILL
 	if !signalled {
 		out.note = "no build was running to interrupt"
 	}
@@ -233,6 +217,39 @@ func (s *sequence) interrupt(out *outcome, st step) error {
 	}
 	_, err = s.apply(out, s.dirs[0])
 	return err
+}
+
+// applySignalled starts an apply in the first working directory and, once ready says the moment has
+// come, waits delay and sends it sig, if still (nil: always) says it is still worth sending. It
+// returns the running apply and whether it was signalled.
+func (s *sequence) applySignalled(delay string, sig syscall.Signal, ready func() (bool, error), still func() bool) (*process, bool, error) {
+	wait, err := time.ParseDuration(delay)
+	if err != nil {
+		return nil, false, err
+	}
+	p, err := s.dirs[0].start("apply", "-auto-approve", "-input=false", "-no-color")
+	if err != nil {
+		return nil, false, err
+	}
+	for {
+		select {
+		case <-p.done:
+			return p, false, nil
+		case <-time.After(20 * time.Millisecond):
+			now, err := ready()
+			if err != nil {
+				return p, false, err
+			}
+			if now {
+				time.Sleep(wait)
+				if still != nil && !still() {
+					return p, false, nil
+				}
+				p.signal(sig)
+				return p, true, nil
+			}
+		}
+	}
 }
 
 // allowLostState widens what a kill -9 step may build when the kill landed while the CLI saved the
