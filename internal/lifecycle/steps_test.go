@@ -102,7 +102,7 @@ var (
 		"python:3.12@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"}
 	// daytonaMemorySizes are whole GB: Daytona sizes snapshots in GB.
 	daytonaMemorySizes = []*int{nil, ptr(1024), ptr(2048), ptr(4096)}
-	signalDelays   = []string{"0s", "0s", "200ms", "700ms"}
+	signalDelays       = []string{"0s", "0s", "200ms", "700ms"}
 )
 
 func ptr[T any](v T) *T { return &v }
