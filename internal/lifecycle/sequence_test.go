@@ -458,7 +458,7 @@ func (s *sequence) mayBuild(may map[string]bool, cfg config, state map[string]in
 		if t.Backend == backendE2B && served != "" && s.madeFrom[served].inputs == want && !t.ForceRebuild {
 			continue // already served from these inputs, which E2B records: adopt
 		}
-		if t.Backend == backendDaytona && s.daytonaHolds(t.TemplateID, want) && !t.ForceRebuild {
+		if t.Backend == backendDaytona && s.daytonaHolds(t.TemplateID, want, state[key].Tainted) && !t.ForceRebuild {
 			continue // a snapshot named by these inputs exists: adopted, activated or waited for, never built again
 		}
 		may[t.TemplateID] = true
@@ -466,11 +466,14 @@ func (s *sequence) mayBuild(may map[string]bool, cfg config, state map[string]in
 }
 
 // daytonaHolds tells whether a Daytona snapshot of template id made from inputs want exists,
-// active, inactive or still building: its name, which the fingerprint of the inputs makes, is what the
-// provider adopts.
-func (s *sequence) daytonaHolds(id, want string) bool {
+// active, inactive or (unless tainted) still building: its name, which the fingerprint of the
+// inputs makes, is what the provider adopts. A tainted record (an interrupted create) is replaced:
+// its destroy removes a snapshot still building, and the create that follows builds again.
+func (s *sequence) daytonaHolds(id, want string, tainted bool) bool {
 	snaps, err := s.emu.daytonaSnapshotsOf(id)
-	return err == nil && slices.ContainsFunc(snaps, func(sn daytonaSnapshot) bool { return sn.usable() && s.madeFrom[sn.ID].inputs == want })
+	return err == nil && slices.ContainsFunc(snaps, func(sn daytonaSnapshot) bool {
+		return sn.usable() && !(tainted && sn.building()) && s.madeFrom[sn.ID].inputs == want
+	})
 }
 
 // buildDuration makes builds take about d from now on: E2B's directly; Daytona's by the reads a
