@@ -472,7 +472,7 @@ func (s *sequence) mayBuild(may map[string]bool, cfg config, state map[string]in
 func (s *sequence) daytonaHolds(id, want string, tainted bool) bool {
 	snaps, err := s.emu.daytonaSnapshotsOf(id)
 	return err == nil && slices.ContainsFunc(snaps, func(sn daytonaSnapshot) bool {
-		return sn.usable() && !(tainted && sn.building()) && s.madeFrom[sn.ID].inputs == want
+		return sn.usable() && (!tainted || !sn.building()) && s.madeFrom[sn.ID].inputs == want
 	})
 }
 
