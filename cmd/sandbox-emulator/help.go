@@ -85,7 +85,7 @@ var controls = []backendControls{
 			`snapshots of ref (and builds FROM it) hold the image as declared, as -image does`},
 		{"POST", "private-images", `{"ref":"ghcr.io/acme/app","username":"bot","password":"s3cret"}`,
 			`ref (a repository: every tag) pulls only through an organization registry entry matching its registry with these credentials`},
-		{"POST", "clock", `{"advance":"10m"}`, `move the emulator's clock on: the activation cooldown (10 minutes after a deactivation) passes`},
+		{"POST", "clock", `{"advance":"10m"}`, `move the emulator's clock on: the activation cooldown (10 minutes after a deactivation) passes; "-11m" moves it back`},
 		{"PUT", "settings", `{"pollsPerState":1}`, `reads a snapshot stays in each of pending, pulling, building, removing (-1: held there until set again); answers it`},
 		{"GET", "snapshots", ``, `every snapshot, removed ones included`},
 		{"GET", "sandboxes", ``, `every sandbox with the toolbox commands run in it and their results`},

@@ -131,6 +131,7 @@ type timeouts struct {
 const (
 	backendE2B         = "e2b"
 	backendOpenSandbox = "opensandbox"
+	backendDaytona     = "daytona"
 )
 
 // config is the configuration of one working directory: for_each key -> template.
@@ -240,6 +241,8 @@ func (t template) inputs() inputs {
 	}
 	if t.Backend == backendE2B {
 		in.ReadyCmd = t.ReadyCmd
+	}
+	if t.Backend == backendE2B || t.Backend == backendDaytona { // the backends that size a build
 		in.CPUCount, in.MemoryMB = defaultCPU, defaultMemoryMB
 		if t.CPUCount != nil {
 			in.CPUCount = *t.CPUCount

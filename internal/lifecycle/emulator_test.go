@@ -62,7 +62,8 @@ func (e *emulator) stop() {
 // none of the user's own that would point it elsewhere.
 func (e *emulator) env() []string {
 	out := []string{"E2B_DOMAIN=", "OPEN_SANDBOX_PROTOCOL="}
-	for _, name := range []string{"E2B_API_URL", "E2B_API_KEY", "E2B_SANDBOX_URL", "OPEN_SANDBOX_DOMAIN", "OPEN_SANDBOX_API_KEY"} {
+	for _, name := range []string{"E2B_API_URL", "E2B_API_KEY", "E2B_SANDBOX_URL", "OPEN_SANDBOX_DOMAIN", "OPEN_SANDBOX_API_KEY",
+		"DAYTONA_API_URL", "DAYTONA_API_KEY", "DAYTONA_TARGET"} {
 		out = append(out, name+"="+e.settings[name])
 	}
 	return out
@@ -192,6 +193,15 @@ func (e *emulator) remoteTemplates() (map[string][]string, error) {
 	for _, s := range snaps {
 		out[backendOpenSandbox] = append(out[backendOpenSandbox], s.Name)
 	}
+	if err != nil {
+		return out, err
+	}
+	daytona, err := e.daytonaSnapshots()
+	for _, s := range daytona {
+		if s.live() {
+			out[backendDaytona] = append(out[backendDaytona], s.templateID())
+		}
+	}
 	return out, err
 }
 
@@ -232,6 +242,9 @@ func (e *emulator) deleteRemote(backend, id string) error {
 			return nil
 		}
 		return err
+	}
+	if backend == backendDaytona {
+		return e.deleteDaytona(id)
 	}
 	snaps, err := e.snapshots(id)
 	for _, s := range snaps {
@@ -275,6 +288,14 @@ func (e *emulator) startedBuilds() (started map[string]string, running bool, err
 	for _, sb := range sandboxes {
 		started[sb.ID] = "" // a build began; its snapshot, if any, says of which template
 		running = running || sb.running()
+	}
+	if err != nil {
+		return started, running, err
+	}
+	daytona, err := e.daytonaSnapshots()
+	for _, s := range daytona {
+		started[s.ID] = s.templateID()
+		running = running || s.building()
 	}
 	return started, running, err
 }

@@ -26,6 +26,7 @@ const (
 	invPull       = "a template whose image no registry has is never recorded SUCCESS or SKIPPED, and its failure is at IMAGE_PULL"
 	invCheckGate  = "a tag whose target comes from a check never points at a build whose check failed or never ran"
 	invCheckSbx   = "no sandbox started by a check outlives the apply that started it (after kill -9, the backend's timeout)"
+	invSuperseded = "a Daytona rebuild that succeeded leaves no other active snapshot of its template (the superseded one is removed)"
 )
 
 type violation struct{ invariant, detail string }
@@ -77,7 +78,7 @@ func (s *sequence) check(out *outcome, builtBefore map[string]madeFrom) []violat
 				add(invPull, "%s: %s: %s", d.name, key, problem)
 			}
 			switch i.status() {
-			case "FAILED", statusBuilding, statusSuperseded:
+			case "FAILED", statusBuilding, statusSuperseded, statusInactive:
 				if p.changes[key] == nil {
 					add(invRetry, "%s: %s is recorded %s (stage %v) but the plan changes nothing", d.name, key, i.status(), i.Attributes["stage"])
 				}
@@ -91,6 +92,11 @@ func (s *sequence) check(out *outcome, builtBefore map[string]madeFrom) []violat
 				s.notePromoted(i)
 				for _, problem := range s.tagProblems(i) {
 					add(invCandidate, "%s: %s: %s", d.name, key, problem)
+				}
+				if d == s.dirs[0] && slices.Contains(out.converge, d) && key != out.concurrent {
+					for _, problem := range s.supersededLeft(i) {
+						add(invSuperseded, "%s: %s: %s", d.name, key, problem)
+					}
 				}
 				if missing := s.tagsToGiveBack(d, key, i); len(missing) > 0 && p.changes[key] == nil {
 					add(invTagDrift, "%s: %s names none of the configured tags %v, yet the plan changes nothing", d.name, key, missing)
@@ -173,6 +179,10 @@ const statusBuilding = "BUILDING"
 // template's: a rebuild is due.
 const statusSuperseded = "SUPERSEDED"
 
+// statusInactive is what a refresh records when Daytona deactivated the snapshot for disuse: the
+// plan activates it.
+const statusInactive = "INACTIVE"
+
 // supersededByTheOther tells whether the plan changes only the contested template, which a refresh
 // recorded SUPERSEDED: the other directory's apply of other inputs came after this one's.
 func supersededByTheOther(p plan, contested string) bool {
@@ -224,6 +234,11 @@ func (s *sequence) servedProblems(i instance) []string {
 		buildID, problems = served.ID, osbDifferences(rec, served)
 		if got := fmt.Sprint(i.Attributes["sandbox_entrypoint"]); got != fmt.Sprint(sandboxEntrypoint(rec.StartCmd)) {
 			problems = append(problems, fmt.Sprintf("sandbox_entrypoint is %s, want %q", got, sandboxEntrypoint(rec.StartCmd)))
+		}
+	case backendDaytona:
+		var ok bool
+		if buildID, problems, ok = s.daytonaDifferences(i); !ok {
+			return problems
 		}
 	default:
 		return nil

@@ -130,11 +130,16 @@ func (s *sequence) perform(st step) (outcome, error) {
 		err = s.emu.e2bControl(map[string]string{verbHang: "hang-builds", verbRelease: "release-builds"}[st.Verb],
 			map[string]string{"template": t.TemplateID})
 	case verbBuildDuration:
-		err = s.emu.e2bControl("build-duration", map[string]string{"duration": st.Arg})
+		err = s.buildDuration(st.Arg)
 	case verbThrottle:
 		err = s.emu.osbFault(osbSnapshotPrefix, 429, st.Arg)
 	case verbDeleteRemote:
 		err = s.emu.deleteRemote(t.Backend, t.TemplateID)
+	case verbExpire:
+		var n int
+		if n, err = s.emu.expireDaytona(t.TemplateID); err == nil && n == 0 {
+			out.note = "no active snapshot to expire"
+		}
 	case verbImport:
 		err = s.importTemplate(&out, st.Arg, t, before[0])
 	case verbSecondDir:
@@ -274,6 +279,9 @@ const injectedFailure = "failed to run command 'pip install': exit status 1"
 // failNext makes the next build of t fail: on E2B as a failed step does; on OpenSandbox the
 // package install (or, with no packages, the snapshot) answers an error.
 func (s *sequence) failNext(t template) error {
+	if t.Backend == backendDaytona {
+		return errors.New("fail-next: the Daytona emulator fails no build on demand")
+	}
 	if t.Backend == backendE2B {
 		return s.emu.e2bControl("fail-build", map[string]string{"template": t.TemplateID, "reason": injectedFailure, "step": "1"})
 	}
@@ -450,8 +458,35 @@ func (s *sequence) mayBuild(may map[string]bool, cfg config, state map[string]in
 		if t.Backend == backendE2B && served != "" && s.madeFrom[served].inputs == want && !t.ForceRebuild {
 			continue // already served from these inputs, which E2B records: adopt
 		}
+		if t.Backend == backendDaytona && s.daytonaHolds(t.TemplateID, want, state[key].Tainted) && !t.ForceRebuild {
+			continue // a snapshot named by these inputs exists: adopted, activated or waited for, never built again
+		}
 		may[t.TemplateID] = true
 	}
+}
+
+// daytonaHolds tells whether a Daytona snapshot of template id made from inputs want exists,
+// active, inactive or (unless tainted) still building: its name, which the fingerprint of the
+// inputs makes, is what the provider adopts. A tainted record (an interrupted create) is replaced:
+// its destroy removes a snapshot still building, and the create that follows builds again.
+func (s *sequence) daytonaHolds(id, want string, tainted bool) bool {
+	snaps, err := s.emu.daytonaSnapshotsOf(id)
+	return err == nil && slices.ContainsFunc(snaps, func(sn daytonaSnapshot) bool {
+		return sn.usable() && (!tainted || !sn.building()) && s.madeFrom[sn.ID].inputs == want
+	})
+}
+
+// buildDuration makes builds take about d from now on: E2B's directly; Daytona's by the reads a
+// snapshot stays in each state, a read a second.
+func (s *sequence) buildDuration(d string) error {
+	wait, err := time.ParseDuration(d)
+	if err != nil {
+		return err
+	}
+	if err := s.emu.e2bControl("build-duration", map[string]string{"duration": d}); err != nil {
+		return err
+	}
+	return s.emu.daytonaPollsPerState(1 + int(wait/time.Second))
 }
 
 // servedBuild is the id of the build (E2B) or snapshot (OpenSandbox) that t's template serves, or "".

@@ -21,6 +21,7 @@ const (
 	verbBuildDuration = "build-duration" // how long E2B builds take from now on
 	verbThrottle      = "throttle"       // OpenSandbox rate-limits the next snapshot request for arg seconds: a slow build
 	verbDeleteRemote  = "delete-remote"  // template arg deleted with the API, behind Terraform's back
+	verbExpire        = "expire"         // Daytona deactivates template arg's active snapshots for disuse (14 days on)
 	verbSecondDir     = "second-dir"     // template arg applied from a second directory while this one applies edits
 	verbImport        = "import"         // template arg forgotten (`state rm`), imported, applied
 	verbMoveTag       = "move-tag"       // tag of template key, arg "key:tag", moved by hand to another ready build (else removed)
@@ -96,7 +97,12 @@ var (
 	checkModules   = []string{"numpy", "numpy", neverInstalled, checkHangs, ""}
 	buildTimeouts  = []string{"1s", "2s", "5s", "5s", "20s"}
 	buildDurations = []string{"0s", "300ms", "800ms", "1500ms", "3s"}
-	signalDelays   = []string{"0s", "0s", "200ms", "700ms"}
+	// daytonaImages are pinned, so neither a plan nor a build asks a registry for a digest.
+	daytonaImages = []string{"python:3.12-slim@sha256:78387bc3881b8273120a12ebe6c1ab22b018ccc2c9adf565ae1ac9b536e184ea",
+		"python:3.12@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"}
+	// daytonaMemorySizes are whole GB: Daytona sizes snapshots in GB.
+	daytonaMemorySizes = []*int{nil, ptr(1024), ptr(2048), ptr(4096)}
+	signalDelays       = []string{"0s", "0s", "200ms", "700ms"}
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -138,7 +144,7 @@ type generator struct {
 func generate(seed uint64, length int) []step {
 	g := &generator{rng: rand.New(rand.NewPCG(seed, 0x11fec7c1e)), cfg: config{}}
 	first := step{Verb: verbApply, Edits: map[string]json.RawMessage{}}
-	for _, backend := range []string{backendE2B, backendE2B, backendOpenSandbox} {
+	for _, backend := range []string{backendE2B, backendE2B, backendOpenSandbox, backendDaytona} {
 		g.addTemplate(first.Edits, backend, false)
 	}
 	steps := []step{g.commit(first)}
@@ -182,7 +188,8 @@ func (g *generator) next() step {
 		{6, g.changeRelease},
 		{10, g.changeCheck},
 		{3, g.interruptCheck},
-		{7, func() (step, bool) { return g.onTemplate(verbFailNext) }},
+		// No fail-next on Daytona: its emulator fails no build on demand (faults answer requests).
+		{7, func() (step, bool) { return g.onTemplate(verbFailNext, backendE2B, backendOpenSandbox) }},
 		{4, func() (step, bool) { return g.onTemplate(verbHang, backendE2B) }},
 		{4, func() (step, bool) { return g.onTemplate(verbRelease, backendE2B) }},
 		{6, func() (step, bool) { return step{Verb: verbBuildDuration, Arg: pick(g, buildDurations)}, true }},
@@ -190,6 +197,7 @@ func (g *generator) next() step {
 		{6, func() (step, bool) { return g.signal(verbInterrupt) }},
 		{6, func() (step, bool) { return g.signal(verbKill) }},
 		{5, func() (step, bool) { return g.onTemplate(verbDeleteRemote) }},
+		{4, func() (step, bool) { return g.onTemplate(verbExpire, backendDaytona) }},
 		{6, g.secondDir},
 		{5, func() (step, bool) { return g.onTemplate(verbImport) }},
 		{5, func() (step, bool) { return g.onTag(verbMoveTag) }},
@@ -244,15 +252,18 @@ func (g *generator) inputEdit(k string, edits map[string]json.RawMessage) {
 	_ = edited.apply(edits)
 	t := edited[k]
 	fields := []string{"image", "packages", "start_cmd", "rebuild_triggers", "rebuild_triggers", "steps", "steps"}
-	if t.Backend == backendE2B {
+	switch t.Backend {
+	case backendE2B:
 		fields = append(fields, "ready_cmd", "cpu_count", "memory_mb")
+	case backendDaytona: // image, packages, triggers and size; its steps, start_cmd are not drawn
+		fields = []string{"image", "packages", "rebuild_triggers", "rebuild_triggers", "cpu_count", "memory_mb"}
 	}
 	field := pick(g, fields)
 	for {
 		var v any
 		switch field {
 		case "image":
-			v = pick(g, map[string][]string{backendE2B: e2bImages, backendOpenSandbox: osbImages}[t.Backend])
+			v = pick(g, map[string][]string{backendE2B: e2bImages, backendOpenSandbox: osbImages, backendDaytona: daytonaImages}[t.Backend])
 		case "packages":
 			v = pick(g, packageSets)
 		case "start_cmd":
@@ -263,6 +274,9 @@ func (g *generator) inputEdit(k string, edits map[string]json.RawMessage) {
 			v = pick(g, cpuCounts)
 		case "memory_mb":
 			v = pick(g, memorySizes)
+			if t.Backend == backendDaytona {
+				v = pick(g, daytonaMemorySizes)
+			}
 		case "steps":
 			v = pick(g, stepSets)
 		default:
@@ -420,7 +434,7 @@ func (g *generator) add() (step, bool) {
 	}
 	s := step{Verb: verbApply, Edits: map[string]json.RawMessage{}}
 	for range 1 + g.rng.IntN(3) {
-		g.addTemplate(s.Edits, pick(g, []string{backendE2B, backendE2B, backendOpenSandbox}), len(g.cfg) > 0)
+		g.addTemplate(s.Edits, pick(g, []string{backendE2B, backendE2B, backendOpenSandbox, backendDaytona}), len(g.cfg) > 0)
 	}
 	return s, true
 }
@@ -437,14 +451,17 @@ func (g *generator) remove() (step, bool) {
 func (g *generator) addTemplate(edits map[string]json.RawMessage, backend string, anyImage bool) {
 	k := string(rune('a' + g.keys))
 	g.keys++
-	images := map[string][]string{backendE2B: e2bImages, backendOpenSandbox: osbImages}[backend]
+	images := map[string][]string{backendE2B: e2bImages, backendOpenSandbox: osbImages, backendDaytona: daytonaImages}[backend]
 	if !anyImage {
-		images = map[string][]string{backendE2B: e2bCodeInterpreters, backendOpenSandbox: osbCodeInterpreters}[backend]
+		images = map[string][]string{backendE2B: e2bCodeInterpreters, backendOpenSandbox: osbCodeInterpreters, backendDaytona: daytonaImages}[backend]
 	}
 	t := template{Backend: backend, TemplateID: "lc-" + k, Image: pick(g, images), Packages: pick(g, packageSets),
 		RebuildTriggers: pick(g, triggerSets), Timeouts: ptr(g.timeouts())}
-	if backend == backendE2B {
+	switch backend { // tags (and checks that gate them, changeCheck) are E2B's alone
+	case backendE2B:
 		t.CPUCount, t.MemoryMB, t.Tags = pick(g, cpuCounts), pick(g, memorySizes), pick(g, tagSets)
+	case backendDaytona:
+		t.CPUCount, t.MemoryMB = pick(g, cpuCounts), pick(g, daytonaMemorySizes)
 	}
 	edits["+"+k] = mustJSON(t)
 }

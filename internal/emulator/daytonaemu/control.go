@@ -18,7 +18,7 @@ import (
 //	POST /_emulator/images                   sandboxos.ImageDeclaration: what an image holds
 //	POST /_emulator/private-images           {"ref", "username", "password"}: ref pulls only with these
 //	POST /_emulator/faults                   a Fault: fail the next count matching requests
-//	POST /_emulator/clock                    {"advance": "10m"}: move the emulator's clock on
+//	POST /_emulator/clock                    {"advance": "10m"}: move the emulator's clock on (or, "-11m", back)
 //	PUT  /_emulator/settings                 {"pollsPerState": -1}: Options.PollsPerState from now
 //	                                         on (-1 holds every snapshot where it is); answers it
 //	POST /_emulator/snapshots/{idOrName}/expire  what the deactivate-old-snapshots cron does to a
@@ -72,8 +72,8 @@ func (s *Server) controlRoutes() {
 			return
 		}
 		d, err := time.ParseDuration(c.Advance)
-		if err != nil || d < 0 {
-			controlError(w, r, fmt.Sprintf("advance must be a duration >= 0 such as 10m, not %q", c.Advance))
+		if err != nil { // a negative one moves it back, so what happens next happened that long ago
+			controlError(w, r, fmt.Sprintf("advance must be a duration such as 10m or -11m, not %q", c.Advance))
 			return
 		}
 		s.AdvanceClock(d)
