@@ -23,7 +23,7 @@ import (
 // Every error and every panic comes back as a FAILED result with a stage; Ensure never panics.
 func Ensure(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) TemplateBuildResult {
 	spec = spec.Resolved() // the files read and the fingerprint computed once for the whole build
-	return withoutStepSecrets(withTagsOnAdopted(ctx, b, spec, ensure(ctx, b, spec, obs)), spec)
+	return withoutStepSecrets(withSupersededRemoved(ctx, b, spec, withTagsOnAdopted(ctx, b, spec, ensure(ctx, b, spec, obs))), spec)
 }
 
 func ensure(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) TemplateBuildResult {
@@ -145,7 +145,7 @@ func firstLine(s string) string {
 // check. Like Ensure, every error and panic comes back as FAILED.
 func Rebuild(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) TemplateBuildResult {
 	spec = spec.Resolved()
-	return withoutStepSecrets(withTagsOnAdopted(ctx, b, spec, rebuild(ctx, b, spec, obs)), spec)
+	return withoutStepSecrets(withSupersededRemoved(ctx, b, spec, withTagsOnAdopted(ctx, b, spec, rebuild(ctx, b, spec, obs))), spec)
 }
 
 func rebuild(ctx context.Context, b Builder, spec TemplateSpec, obs Observer) TemplateBuildResult {

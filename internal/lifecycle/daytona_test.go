@@ -154,7 +154,7 @@ func (s *sequence) daytonaDifferences(i instance) (string, []string, bool) {
 // it records: after a rebuild succeeded, the superseded one is removed (README).
 func (s *sequence) supersededLeft(i instance) []string {
 	rec := i.template()
-	if rec.Backend != backendDaytona || adoptedByRetry(i) {
+	if rec.Backend != backendDaytona {
 		return nil
 	}
 	ref, _ := i.Attributes["template_ref"].(map[string]any)
@@ -169,14 +169,4 @@ func (s *sequence) supersededLeft(i instance) []string {
 		}
 	}
 	return problems
-}
-
-// adoptedByRetry tells whether a retry after a rebuild that stopped waiting adopted the build that
-// finished meanwhile (builders.Rebuild). KNOWN PROVIDER BUG, exempted so the default seeds stay
-// green until it is fixed: that path never calls the Daytona builder's Build, so the snapshot the
-// rebuild superseded is not removed and stays active (replay without this exemption:
-// LIFECYCLE_SEED=7 LIFECYCLE_LENGTH=14 LIFECYCLE_CLI=bin/terraform).
-func adoptedByRetry(i instance) bool {
-	detail, _ := i.Attributes["detail"].(string)
-	return strings.HasPrefix(detail, "a build from these inputs is already usable (an earlier attempt finished after it stopped waiting)")
 }

@@ -149,6 +149,20 @@ func (b *Builder) pinnedImage(ctx context.Context, spec builders.TemplateSpec) (
 	return imagedigest.WithDigest(spec.Image, digest), nil
 }
 
+// RemoveSuperseded removes the template's snapshots other than kept, which an adoption (no Build)
+// leaves, as removeSuperseded does after a build (builders.Superseder).
+func (b *Builder) RemoveSuperseded(ctx context.Context, templateID, kept string) []string {
+	log := &builders.BuildLog{}
+	current, found, err := b.api.getSnapshot(ctx, kept)
+	switch {
+	case err != nil:
+		log.Addf("warning: could not look up %s to remove what it supersedes: %v", kept, err)
+	case found && current.State == stateActive:
+		b.removeSuperseded(ctx, templateID, current, log)
+	}
+	return log.Lines()
+}
+
 // removeSuperseded removes the template's snapshots other than current, now that current is
 // active. A failure is a log line, not a failed build: the next build removes what is left.
 func (b *Builder) removeSuperseded(ctx context.Context, templateID string, current snapshot, log *builders.BuildLog) {

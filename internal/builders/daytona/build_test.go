@@ -393,3 +393,31 @@ func TestForceRebuildTakesTheNextName(t *testing.T) {
 		t.Errorf("the superseded snapshot is %s", s.State)
 	}
 }
+
+// TestAdoptionRemovesWhatItSupersedes: a build that could not remove the snapshot it superseded
+// (here the delete failed; on a retry, the timed-out rebuild that finished meanwhile never got to
+// it) leaves two active snapshots; the retry that adopts the new one, building nothing, removes the
+// old one (builders.Superseder), so no snapshot is left that no state records.
+func TestAdoptionRemovesWhatItSupersedes(t *testing.T) {
+	emu := newEmulator(t, daytonaemu.Options{})
+	b := newBuilder(t, emu)
+	old := builders.Ensure(t.Context(), b, builders.TemplateSpec{TemplateID: "adopt", Image: "python:3.12"}, builders.Observer{})
+	emu.InjectFault(daytonaemu.Fault{Method: http.MethodDelete, PathPrefix: "/snapshots", Status: http.StatusServiceUnavailable, Count: 10})
+	spec := builders.TemplateSpec{TemplateID: "adopt", Image: "python:3.12", Packages: []string{"numpy"}}
+	built := builders.Ensure(t.Context(), b, spec, builders.Observer{})
+	if s, _ := snapshotNamed(t, emu, old.TemplateRef.Value); built.Status != builders.StatusSuccess || s.State != stateActive {
+		t.Fatalf("set-up: build %+v, the old snapshot %s; want a build that left the old one active", built, s.State)
+	}
+	for range 10 { // use up the faults the build left, on a snapshot that does not exist
+		if api(t, emu, http.MethodDelete, "/snapshots/00000000-0000-4000-8000-000000000000", nil, nil) != http.StatusServiceUnavailable {
+			break
+		}
+	}
+	adopted := builders.Rebuild(t.Context(), b, spec, builders.Observer{})
+	if adopted.Status != builders.StatusSkipped || adopted.BuildID != built.BuildID {
+		t.Fatalf("retry = %+v, want the build %s adopted", adopted, built.BuildID)
+	}
+	if s, found := snapshotNamed(t, emu, old.TemplateRef.Value); found && s.State != stateRemoving {
+		t.Errorf("the superseded snapshot %s is %s after the adoption, want it removed (logs %q)", old.TemplateRef.Value, s.State, adopted.Logs)
+	}
+}
