@@ -418,20 +418,19 @@ func (s *sequence) leftOut(runs []run) {
 	}
 }
 
-// forgetRemoved notes the templates Terraform will forget without deleting: instances about to
-// be destroyed with keep_remotely, or tainted by an interrupted create (README: destroy keeps a
-// template whose build finished after the interruption).
+// forgetRemoved notes the templates Terraform may forget without deleting: instances about to be
+// destroyed with keep_remotely, and instances tainted by an interrupted create, destroyed or
+// replaced (README: the delete keeps a template whose build finished after the interruption, and
+// until the replacement's create records it again, which an interrupt can delay, no state does).
 func (s *sequence) forgetRemoved(state map[string]instance, next config) {
 	for key, i := range state {
-		if _, stays := next[key]; stays {
-			continue
-		}
+		_, stays := next[key]
 		t := i.template()
 		switch stage, _ := i.Attributes["stage"].(string); {
-		case t.KeepRemotely:
+		case t.KeepRemotely && !stays:
 			s.allowed[t.TemplateID] = "destroyed with keep_remotely = true"
 		case i.Tainted && (stage == "TIMEOUT" || stage == "CANCELLED"):
-			s.allowed[t.TemplateID] = "an interrupted create (stage " + stage + "), destroyed"
+			s.allowed[t.TemplateID] = "an interrupted create (stage " + stage + "), destroyed or replaced"
 		}
 	}
 }
