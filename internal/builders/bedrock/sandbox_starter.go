@@ -77,7 +77,7 @@ func commandPrefix(req builders.SandboxRequest) (string, error) {
 	}
 	var prefix strings.Builder
 	if req.Workdir != "" {
-		prefix.WriteString("cd " + shellQuote(req.Workdir) + " && ")
+		prefix.WriteString("cd " + builders.ShellQuote(req.Workdir) + " && ")
 	}
 	if len(req.Env) > 0 {
 		names := slices.Sorted(maps.Keys(req.Env))
@@ -86,16 +86,12 @@ func commandPrefix(req builders.SandboxRequest) (string, error) {
 			if !envName.MatchString(name) {
 				return "", fmt.Errorf("bedrock: %q is not a variable name a shell can export", name)
 			}
-			assignments = append(assignments, name+"="+shellQuote(req.Env[name]))
+			assignments = append(assignments, name+"="+builders.ShellQuote(req.Env[name]))
 		}
 		prefix.WriteString("export " + strings.Join(assignments, " ") + " && ")
 	}
 	return prefix.String(), nil
 }
-
-// shellQuote is s in single quotes, which keep everything literal; a quote in s closes them,
-// comes double-quoted and reopens them.
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'" }
 
 // sessionName is labels as key=value pairs in key order, nil when there are none.
 func sessionName(labels map[string]string) (*string, error) {
